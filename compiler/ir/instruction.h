@@ -1,0 +1,176 @@
+// Instruction: one HLO operation in a Computation.
+//
+// One generic class for every opcode: opcode, name, shape, operands, users,
+// called computations, a source location, metadata, and the attributes of
+// the opcode. Attributes live in one plain struct (InstructionAttributes);
+// the typed accessors below check that the opcode actually has the attribute.
+// Attributes aotc does not interpret (backend_config, sharding,
+// frontend_attributes, ...) are kept verbatim as text so that printing
+// reproduces them.
+#ifndef AOTC_COMPILER_IR_INSTRUCTION_H_
+#define AOTC_COMPILER_IR_INSTRUCTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/opcode.h"
+#include "compiler/ir/shape.h"
+#include "compiler/support/check.h"
+#include "compiler/support/diagnostic.h"
+
+namespace aotc {
+
+class Computation;
+
+// Every attribute any opcode may carry. Which opcode uses which field:
+//   parameter_number: parameter      tuple_index: get-tuple-element
+//   dimensions: broadcast, transpose, reduce, reverse, concatenate (one entry),
+//               sort (one entry), map, iota (iota_dimension in dimensions[0])
+//   slice: slice                      padding: pad
+//   window: convolution, reduce-window, select-and-scatter
+//   conv_dnums, feature_group_count, batch_group_count: convolution
+//   dot_dnums: dot                    gather_dnums, slice_sizes: gather
+//   scatter_dnums: scatter            dynamic_slice_sizes: dynamic-slice
+//   comparison_direction, comparison_type: compare
+//   literal: constant                 fusion_kind: fusion
+//   exponent_bits, mantissa_bits: reduce-precision
+//   custom_call_target, operand_layout_constraints: custom-call
+//   indices_are_sorted: gather, scatter; unique_indices: scatter
+//   is_stable: sort                   operand_precision, algorithm: dot, conv
+struct InstructionAttributes {
+  int64_t parameter_number = -1;
+  int64_t tuple_index = -1;
+  std::vector<int64_t> dimensions;
+  std::vector<SliceDim> slice;
+  std::vector<PaddingDim> padding;
+  std::vector<WindowDim> window;
+  ConvolutionDimensionNumbers conv_dnums;
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+  DotDimensionNumbers dot_dnums;
+  GatherDimensionNumbers gather_dnums;
+  std::vector<int64_t> slice_sizes;          // gather
+  ScatterDimensionNumbers scatter_dnums;
+  std::vector<int64_t> dynamic_slice_sizes;  // dynamic-slice
+  ComparisonDirection comparison_direction = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kUnset;
+  std::optional<Literal> literal;
+  FusionKind fusion_kind = FusionKind::kLoop;
+  int64_t exponent_bits = 0;
+  int64_t mantissa_bits = 0;
+  std::string custom_call_target;
+  std::optional<std::vector<Shape>> operand_layout_constraints;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  bool is_stable = false;
+  std::vector<std::string> operand_precision;  // "default", "high", ...
+  std::string algorithm;                       // e.g. "dot_bf16_bf16_f32"
+};
+
+class Instruction {
+ public:
+  static std::unique_ptr<Instruction> Create(Opcode opcode, std::string name,
+                                             Shape shape,
+                                             std::vector<Instruction*> operands,
+                                             Location location = {});
+  ~Instruction();
+  Instruction(const Instruction&) = delete;
+  Instruction& operator=(const Instruction&) = delete;
+
+  Opcode opcode() const { return opcode_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const Shape& shape() const { return shape_; }
+  Shape& mutable_shape() { return shape_; }
+
+  const std::vector<Instruction*>& operands() const { return operands_; }
+  Instruction* operand(int i) const { return operands_[i]; }
+  int operand_count() const { return static_cast<int>(operands_.size()); }
+  // Replaces operand i, keeping user lists consistent.
+  void ReplaceOperand(int i, Instruction* new_operand);
+  // Users in the order they were added; an instruction using this one twice
+  // appears once.
+  const std::vector<Instruction*>& users() const { return users_; }
+  // Makes every user of this instruction use `replacement` instead.
+  void ReplaceAllUsesWith(Instruction* replacement);
+  // Clears the operand list (removing this from the operands' users); used
+  // when an instruction is deleted.
+  void DropAllOperands();
+
+  // Called computations, in the order of the text form:
+  //   while: {condition, body}; conditional: the branches (for a pred
+  //   conditional {true, false}); select-and-scatter: {select, scatter};
+  //   call/fusion/map/reduce/reduce-window/scatter/sort: {to_apply or calls};
+  //   custom-call: called_computations.
+  const std::vector<Computation*>& called_computations() const {
+    return called_;
+  }
+  void set_called_computations(std::vector<Computation*> c) {
+    called_ = std::move(c);
+  }
+  // The single computation of to_apply= / calls= opcodes.
+  Computation* to_apply() const;
+  Computation* while_condition() const;
+  Computation* while_body() const;
+  Computation* fused_computation() const;
+
+  Computation* parent() const { return parent_; }
+  void set_parent(Computation* c) { parent_ = c; }
+
+  const Location& location() const { return location_; }
+  void set_location(Location loc) { location_ = std::move(loc); }
+  const OpMetadata& metadata() const { return metadata_; }
+  OpMetadata& mutable_metadata() { return metadata_; }
+
+  const InstructionAttributes& attrs() const { return attrs_; }
+  InstructionAttributes& mutable_attrs() { return attrs_; }
+
+  // Attributes kept verbatim, in source order: name and raw value text,
+  // e.g. {"backend_config", "{\"x\":1}"}, {"sharding", "{replicated}"}.
+  const std::vector<std::pair<std::string, std::string>>& raw_attributes()
+      const {
+    return raw_attributes_;
+  }
+  std::vector<std::pair<std::string, std::string>>& mutable_raw_attributes() {
+    return raw_attributes_;
+  }
+  // The raw value of attribute `key`, or nullptr.
+  const std::string* FindRawAttribute(std::string_view key) const;
+
+  // Checked accessors.
+  int64_t parameter_number() const;
+  int64_t tuple_index() const;
+  const Literal& literal() const;
+  ComparisonDirection comparison_direction() const;
+  int64_t iota_dimension() const;
+
+  bool IsRoot() const;
+
+ private:
+  Instruction(Opcode opcode, std::string name, Shape shape, Location location);
+  void AddUser(Instruction* user);
+  void RemoveUser(Instruction* user);
+
+  Opcode opcode_;
+  std::string name_;
+  Shape shape_;
+  std::vector<Instruction*> operands_;
+  std::vector<Instruction*> users_;
+  std::vector<Computation*> called_;
+  Computation* parent_ = nullptr;
+  Location location_;
+  OpMetadata metadata_;
+  InstructionAttributes attrs_;
+  std::vector<std::pair<std::string, std::string>> raw_attributes_;
+};
+
+}  // namespace aotc
+
+#endif  // AOTC_COMPILER_IR_INSTRUCTION_H_

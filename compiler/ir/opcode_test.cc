@@ -1,0 +1,53 @@
+#include "compiler/ir/opcode.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/ir/primitive_type.h"
+
+namespace aotc {
+namespace {
+
+TEST(OpcodeTest, TableHasEveryXlaOpcode) {
+  // HLO_FACTS.md lists 133 opcodes.
+  EXPECT_EQ(NumOpcodes(), 133);
+  for (int i = 0; i < NumOpcodes(); ++i) {
+    Opcode op = static_cast<Opcode>(i);
+    auto back = OpcodeFromName(OpcodeName(op));
+    ASSERT_TRUE(back.has_value()) << OpcodeName(op);
+    EXPECT_EQ(*back, op);
+  }
+}
+
+TEST(OpcodeTest, Properties) {
+  EXPECT_EQ(OpcodeName(Opcode::kGetTupleElement), "get-tuple-element");
+  EXPECT_EQ(OpcodeArity(Opcode::kSelect), 3);
+  EXPECT_EQ(OpcodeArity(Opcode::kTuple), kVariadic);
+  EXPECT_TRUE(IsElementwiseBinary(Opcode::kAdd));
+  EXPECT_TRUE(IsCommutative(Opcode::kMultiply));
+  EXPECT_FALSE(IsCommutative(Opcode::kSubtract));
+  EXPECT_TRUE(IsElementwiseTernary(Opcode::kClamp));
+  EXPECT_FALSE(IsElementwise(Opcode::kDot));
+  EXPECT_TRUE(IsMovement(Opcode::kTranspose));
+  EXPECT_TRUE(IsTranscendental(Opcode::kExp));
+  EXPECT_TRUE(IsCollective(Opcode::kAllReduce));
+  EXPECT_FALSE(IsEvaluable(Opcode::kAllReduce));
+  EXPECT_TRUE(IsEvaluable(Opcode::kSelectAndScatter));
+  EXPECT_FALSE(OpcodeFromName("bogus").has_value());
+}
+
+TEST(PrimitiveTypeTest, NamesNumbersAndSizes) {
+  EXPECT_EQ(PrimitiveTypeName(PrimitiveType::kBF16), "bf16");
+  EXPECT_EQ(static_cast<int>(PrimitiveType::kF32), 11);
+  EXPECT_EQ(PrimitiveTypeFromName("f8e4m3fn"), PrimitiveType::kF8E4M3FN);
+  EXPECT_EQ(PrimitiveTypeFromName("opaque_type"), PrimitiveType::kOpaque);
+  EXPECT_FALSE(PrimitiveTypeFromName("f31").has_value());
+  EXPECT_EQ(PrimitiveTypeFromProtoNumber(16), PrimitiveType::kBF16);
+  EXPECT_EQ(StorageBytes(PrimitiveType::kS4), 1);
+  EXPECT_EQ(BitWidth(PrimitiveType::kS4), 4);
+  EXPECT_EQ(StorageBytes(PrimitiveType::kC128), 16);
+  EXPECT_TRUE(IsComputableType(PrimitiveType::kC64));
+  EXPECT_FALSE(IsComputableType(PrimitiveType::kF8E5M2));
+}
+
+}  // namespace
+}  // namespace aotc
