@@ -1,0 +1,31 @@
+// Reference evaluator: interprets aotc IR with simple, obviously correct
+// loops. It is the oracle every codegen test compares against, so clarity
+// and exactness beat speed.
+//
+// Supported element types: pred, s8..s64, u8..u64, f16, bf16 (computed in
+// float and rounded to nearest even after every op), f32, f64, c64, c128.
+// Anything else, elided constants and opcodes without the V property in
+// opcode.def are refused with a located error.
+#ifndef AOTC_COMPILER_EVALUATOR_EVALUATOR_H_
+#define AOTC_COMPILER_EVALUATOR_EVALUATOR_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/module.h"
+
+namespace aotc {
+
+// Evaluates the entry computation of a verified module on `args` (one per
+// entry parameter, in parameter order, shapes compatible with the
+// parameters'). Returns the root's value (a tuple literal for tuple roots).
+absl::StatusOr<Literal> EvaluateModule(const Module& module,
+                                       absl::Span<const Literal> args);
+
+// Evaluates one computation of a verified module.
+absl::StatusOr<Literal> EvaluateComputation(
+    const Computation& computation, absl::Span<const Literal* const> args);
+
+}  // namespace aotc
+
+#endif  // AOTC_COMPILER_EVALUATOR_EVALUATOR_H_

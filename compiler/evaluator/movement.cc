@@ -1,0 +1,7 @@
+// Scaffold: evaluator kernels.
+#include "compiler/evaluator/kernels.h"
+namespace aotc::eval {
+absl::StatusOr<Literal> EvalMovement(const Instruction&, Operands) {
+  return absl::UnimplementedError("not written yet");
+}
+}  // namespace aotc::eval

@@ -1,0 +1,1 @@
+// Scaffold: implemented with the parser.

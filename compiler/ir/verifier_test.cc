@@ -1,0 +1,1 @@
+// Scaffold: tests are written with the implementation.
