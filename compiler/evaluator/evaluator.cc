@@ -1,11 +1,405 @@
-// Scaffold: the evaluator driver.
+// The reference evaluator's driver: evaluates a computation's instructions in
+// definition order (a topological order), handles the opcodes that bind,
+// alias or call (parameter, constant, tuple, get-tuple-element, opt-barrier,
+// call, fusion, map, while, conditional) and dispatches the rest to the
+// kernels of kernels.h.
+//
+// Each computation is analysed once per evaluation into a Plan
+// (evaluator_plan.h), so calling a small computation such as a reducer once
+// per element only walks the cached plan and reuses its slot storage.
+//
+// Values live in slots indexed by instruction position. Parameters,
+// constants, get-tuple-element and opt-barrier do not copy: their slot points
+// at the argument, the constant's literal or a part of the operand's value
+// (which is then kept alive until the aliasing value's last use). A value is
+// freed after its last use; tuple and while move an operand they use last
+// instead of copying it.
 #include "compiler/evaluator/evaluator.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "compiler/evaluator/evaluator_plan.h"
 #include "compiler/evaluator/kernels.h"
+#include "compiler/support/diagnostic.h"
+#include "compiler/support/status_macros.h"
+#include "compiler/support/strings.h"
+
 namespace aotc {
-absl::StatusOr<Literal> EvaluateModule(const Module&, absl::Span<const Literal>) {
-  return absl::UnimplementedError("evaluator not written yet");
+namespace {
+
+using eval::BuildPlan;
+using eval::Clear;
+using eval::Plan;
+using eval::Step;
+using eval::Value;
+
+// Bounds the nesting of call / fusion / map / while / conditional / kernel
+// callbacks, so that a call cycle in an unverified module fails instead of
+// overflowing the stack.
+constexpr int kMaxCallDepth = 200;
+
+class Evaluator {
+ public:
+  Evaluator() {
+    call_ = [this](const Computation& comp,
+                   eval::Operands args) -> absl::StatusOr<Literal> {
+      return Call(comp, args, nullptr);
+    };
+  }
+
+  // Evaluates `comp` on `args`; `caller` (may be null) locates depth errors.
+  absl::StatusOr<Literal> Call(const Computation& comp, eval::Operands args,
+                               const Instruction* caller);
+
+ private:
+  absl::StatusOr<Plan*> GetPlan(const Computation& comp);
+  absl::StatusOr<Literal> Run(Plan& plan, const Computation& comp,
+                              eval::Operands args);
+  absl::Status EvalStep(const Step& step, std::vector<Value>& frame,
+                        eval::Operands args);
+  absl::StatusOr<Literal> Dispatch(const Instruction& inst,
+                                   eval::Operands operands);
+  absl::StatusOr<Literal> EvalMap(const Instruction& inst,
+                                  eval::Operands operands);
+  absl::StatusOr<Literal> EvalWhile(const Instruction& inst, Literal state);
+  absl::StatusOr<Literal> EvalConditional(const Instruction& inst,
+                                          eval::Operands operands);
+
+  absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
+  eval::CallFn call_;
+  int depth_ = 0;
+};
+
+absl::Status CheckArguments(const Computation& comp, const Plan& plan,
+                            eval::Operands args) {
+  const size_t expected = plan.params.size();
+  if (args.size() != expected) {
+    return ErrorAt(
+        comp.location(),
+        absl::StrCat("computation '", comp.name(), "' takes ", expected,
+                     expected == 1 ? " argument" : " arguments", ", got ",
+                     args.size()));
+  }
+  for (size_t i = 0; i < expected; ++i) {
+    const Instruction* param = plan.params[i];
+    if (args[i]->elided()) {
+      return ErrorAt(param->location(),
+                     absl::StrCat("argument ", i, " for parameter '",
+                                  param->name(), "' has no value"));
+    }
+    if (!args[i]->shape().Compatible(param->shape())) {
+      return ErrorAt(
+          param->location(),
+          absl::StrCat("argument ", i, " has shape ",
+                       args[i]->shape().ToString(false), " but parameter '",
+                       param->name(), "' of computation '", comp.name(),
+                       "' has shape ", param->shape().ToString(false)));
+    }
+  }
+  return absl::OkStatus();
 }
-absl::StatusOr<Literal> EvaluateComputation(const Computation&, absl::Span<const Literal* const>) {
-  return absl::UnimplementedError("evaluator not written yet");
+
+absl::StatusOr<Literal> Evaluator::Call(const Computation& comp,
+                                        eval::Operands args,
+                                        const Instruction* caller) {
+  if (depth_ >= kMaxCallDepth) {
+    const Location& loc = caller ? caller->location() : comp.location();
+    return ErrorAt(
+        loc, absl::StrCat("calls nest deeper than ", kMaxCallDepth,
+                          " levels (calling computation '", comp.name(), "')"));
+  }
+  ASSIGN_OR_RETURN(Plan * plan, GetPlan(comp));
+  RETURN_IF_ERROR(CheckArguments(comp, *plan, args));
+  ++depth_;
+  absl::StatusOr<Literal> result = Run(*plan, comp, args);
+  --depth_;
+  return result;
 }
+
+absl::StatusOr<Plan*> Evaluator::GetPlan(const Computation& comp) {
+  auto it = plans_.find(&comp);
+  if (it != plans_.end()) return it->second.get();
+  ASSIGN_OR_RETURN(std::unique_ptr<Plan> plan, BuildPlan(comp));
+  Plan* raw = plan.get();
+  plans_.emplace(&comp, std::move(plan));
+  return raw;
+}
+
+absl::StatusOr<Literal> Evaluator::Run(Plan& plan, const Computation& comp,
+                                       eval::Operands args) {
+  std::vector<Value> frame;
+  if (plan.spare_frames.empty()) {
+    frame.resize(plan.num_slots);
+  } else {
+    frame = std::move(plan.spare_frames.back());
+    plan.spare_frames.pop_back();
+  }
+  absl::Status status;
+  for (const Step& step : plan.steps) {
+    status = EvalStep(step, frame, args);
+    if (!status.ok()) break;
+  }
+  absl::StatusOr<Literal> result;
+  if (!status.ok()) {
+    result = status;
+  } else if (Value& root = frame[plan.root_slot]; root.owns()) {
+    result = std::move(root.owned);
+    root.ptr = nullptr;
+  } else {
+    result = *root.ptr;
+  }
+  for (Value& v : frame) Clear(v);
+  plan.spare_frames.push_back(std::move(frame));
+  return result;
+}
+
+absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
+                                 eval::Operands args) {
+  RETURN_IF_ERROR(step.refusal);
+  const Instruction& inst = *step.inst;
+  Value& out = frame[step.slot];
+  absl::InlinedVector<const Literal*, 4> operands;
+  operands.reserve(step.operands.size());
+  for (int o : step.operands) operands.push_back(frame[o].ptr);
+
+  switch (inst.opcode()) {
+    case Opcode::kParameter:
+      // BuildPlan and CheckArguments matched numbers and arguments.
+      out.ptr = args[inst.attrs().parameter_number];
+      break;
+    case Opcode::kConstant:
+      out.ptr = &*inst.attrs().literal;
+      break;
+    case Opcode::kGetTupleElement: {
+      const int64_t index = inst.attrs().tuple_index;
+      const Literal& tuple = *operands[0];
+      if (!tuple.IsTuple() || index < 0 ||
+          index >= static_cast<int64_t>(tuple.tuple_elements().size())) {
+        return ErrorAt(inst.location(),
+                       absl::StrCat("get-tuple-element index ", index,
+                                    " is out of range for a value of shape ",
+                                    tuple.shape().ToString(false)));
+      }
+      out.ptr = &tuple.tuple_elements()[index];
+      break;
+    }
+    case Opcode::kOptimizationBarrier:
+      out.ptr = operands[0];
+      break;
+    case Opcode::kTuple: {
+      std::vector<Literal> elements;
+      elements.reserve(operands.size());
+      for (size_t i = 0; i < operands.size(); ++i) {
+        Value& v = frame[step.operands[i]];
+        if (step.movable[i] && v.owns()) {
+          elements.push_back(std::move(v.owned));
+        } else {
+          elements.push_back(*operands[i]);
+        }
+      }
+      out.owned = Literal::MakeTuple(std::move(elements));
+      out.ptr = &out.owned;
+      break;
+    }
+    case Opcode::kWhile: {
+      Value& v = frame[step.operands[0]];
+      Literal state = step.movable[0] && v.owns() ? std::move(v.owned)
+                                                  : Literal(*operands[0]);
+      ASSIGN_OR_RETURN(out.owned, EvalWhile(inst, std::move(state)));
+      out.ptr = &out.owned;
+      break;
+    }
+    default: {
+      ASSIGN_OR_RETURN(out.owned, Dispatch(inst, operands));
+      out.ptr = &out.owned;
+      break;
+    }
+  }
+  if (out.owns() && !out.owned.shape().Compatible(inst.shape())) {
+    // A kernel or called computation disagreeing with the instruction's
+    // shape would hand its users misread data.
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat("evaluating '", inst.name(), "' produced ",
+                     out.owned.shape().ToString(false), ", but its shape is ",
+                     inst.shape().ToString(false)));
+  }
+  for (int s : step.release) {
+    if (s != step.slot) Clear(frame[s]);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Literal> Evaluator::Dispatch(const Instruction& inst,
+                                            eval::Operands operands) {
+  switch (inst.opcode()) {
+    case Opcode::kCall:
+      return Call(*inst.to_apply(), operands, &inst);
+    case Opcode::kFusion:
+      return Call(*inst.fused_computation(), operands, &inst);
+    case Opcode::kMap:
+      return EvalMap(inst, operands);
+    case Opcode::kConditional:
+      return EvalConditional(inst, operands);
+    case Opcode::kGather:
+    case Opcode::kScatter:
+      return eval::EvalGatherScatter(inst, operands, call_);
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kSort:
+    case Opcode::kCustomCall:
+      return eval::EvalReduction(inst, operands, call_);
+    case Opcode::kDot:
+    case Opcode::kConvolution:
+      return eval::EvalLinalg(inst, operands);
+    case Opcode::kIota:
+      return eval::EvalMovement(inst, operands);
+    default:
+      break;
+  }
+  if (IsMovement(inst.opcode())) return eval::EvalMovement(inst, operands);
+  if (IsElementwise(inst.opcode()) ||
+      inst.opcode() == Opcode::kBitcastConvert) {
+    return eval::EvalElementwise(inst, operands);
+  }
+  return ErrorAt(inst.location(),
+                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
+                              "' is not supported by the evaluator"));
+}
+
+// map applies its scalar computation to the elements at each position of
+// its (same-shaped) operands.
+absl::StatusOr<Literal> Evaluator::EvalMap(const Instruction& inst,
+                                           eval::Operands operands) {
+  const Computation& fn = *inst.to_apply();
+  const Shape& shape = inst.shape();
+  if (!shape.IsArray()) {
+    return ErrorAt(inst.location(), "the result of 'map' must be an array");
+  }
+  const int64_t n = shape.ElementCount();
+  std::vector<Literal> scalars;
+  std::vector<const Literal*> scalar_ptrs;
+  scalars.reserve(operands.size());
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const Shape& s = operands[k]->shape();
+    if (!s.IsArray() || !s.SameDimensions(shape)) {
+      return ErrorAt(
+          inst.location(),
+          absl::StrCat("operand ", k, " of 'map' has shape ", s.ToString(false),
+                       ", expected dimensions of ", shape.ToString(false)));
+    }
+    scalars.emplace_back(Shape::Scalar(s.element_type()));
+  }
+  for (const Literal& s : scalars) scalar_ptrs.push_back(&s);
+  Literal out(shape);
+  const int out_bytes = StorageBytes(shape.element_type());
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < operands.size(); ++k) {
+      const int bytes = StorageBytes(operands[k]->shape().element_type());
+      std::memcpy(scalars[k].mutable_raw(), operands[k]->raw() + i * bytes,
+                  bytes);
+    }
+    ASSIGN_OR_RETURN(Literal r, Call(fn, scalar_ptrs, &inst));
+    if (!r.shape().IsScalar() ||
+        r.shape().element_type() != shape.element_type()) {
+      return ErrorAt(
+          inst.location(),
+          absl::StrCat("the computation of 'map' returned ",
+                       r.shape().ToString(false), ", expected ",
+                       Sv(PrimitiveTypeName(shape.element_type())), "[]"));
+    }
+    std::memcpy(out.mutable_raw() + i * out_bytes, r.raw(), out_bytes);
+  }
+  return out;
+}
+
+// while: the condition is re-evaluated on every new state; there is no
+// iteration limit (a loop that never ends is the program's meaning), but
+// each state the body returns is checked against the loop's shape.
+absl::StatusOr<Literal> Evaluator::EvalWhile(const Instruction& inst,
+                                             Literal state) {
+  const Computation& condition = *inst.while_condition();
+  const Computation& body = *inst.while_body();
+  while (true) {
+    const Literal* arg = &state;
+    ASSIGN_OR_RETURN(Literal keep_going, Call(condition, {&arg, 1}, &inst));
+    if (!keep_going.shape().IsScalar() ||
+        keep_going.shape().element_type() != PrimitiveType::kPred) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("the condition of 'while' returned ",
+                                  keep_going.shape().ToString(false),
+                                  ", expected pred[]"));
+    }
+    if (!keep_going.Get<bool>(0)) return state;
+    ASSIGN_OR_RETURN(Literal next, Call(body, {&arg, 1}, &inst));
+    if (!next.shape().Compatible(state.shape())) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("the body of 'while' returned ",
+                                  next.shape().ToString(false), ", expected ",
+                                  state.shape().ToString(false)));
+    }
+    state = std::move(next);
+  }
+}
+
+// conditional: a pred selector picks branch 0 (true) or 1 (false); an s32
+// selector picks that branch, or the last one when out of range.
+absl::StatusOr<Literal> Evaluator::EvalConditional(const Instruction& inst,
+                                                   eval::Operands operands) {
+  const auto& branches = inst.called_computations();
+  const Literal& selector = *operands[0];
+  const PrimitiveType type = selector.shape().element_type();
+  if (!selector.shape().IsScalar() ||
+      (type != PrimitiveType::kPred && type != PrimitiveType::kS32)) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("the selector of 'conditional' must be pred[] "
+                                "or s32[], got ",
+                                selector.shape().ToString(false)));
+  }
+  const int64_t count = static_cast<int64_t>(branches.size());
+  if (count == 0 || (type == PrimitiveType::kPred && count != 2) ||
+      count != static_cast<int64_t>(operands.size()) - 1) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("'conditional' has ", count, " branches for ",
+                                operands.size() - 1, " branch operands"));
+  }
+  int64_t branch;
+  if (type == PrimitiveType::kPred) {
+    branch = selector.Get<bool>(0) ? 0 : 1;
+  } else {
+    const int64_t index = selector.Get<int32_t>(0);
+    branch = index < 0 || index >= count ? count - 1 : index;
+  }
+  return Call(*branches[branch], operands.subspan(branch + 1, 1), &inst);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvaluateComputation(
+    const Computation& computation, absl::Span<const Literal* const> args) {
+  Evaluator evaluator;
+  return evaluator.Call(computation, args, nullptr);
+}
+
+absl::StatusOr<Literal> EvaluateModule(const Module& module,
+                                       absl::Span<const Literal> args) {
+  if (module.entry() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("module '", module.name(), "' has no entry computation"));
+  }
+  std::vector<const Literal*> pointers;
+  pointers.reserve(args.size());
+  for (const Literal& arg : args) pointers.push_back(&arg);
+  Evaluator evaluator;
+  return evaluator.Call(*module.entry(), pointers, nullptr);
+}
+
 }  // namespace aotc

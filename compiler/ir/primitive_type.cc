@@ -1,6 +1,8 @@
 // Tables behind the PrimitiveType queries, generated from primitive_type.def.
 #include "compiler/ir/primitive_type.h"
 
+#include <iterator>
+
 namespace aotc {
 namespace {
 
@@ -18,11 +20,25 @@ constexpr TypeInfo kTypes[] = {
 #undef AOTC_PRIMITIVE_TYPE
 };
 
-const TypeInfo* Find(PrimitiveType t) {
-  for (const TypeInfo& info : kTypes) {
-    if (info.type == t) return &info;
+// Proto numbers are small, so Find indexes a table by number instead of
+// searching kTypes: the evaluator asks for widths once per element access.
+constexpr int kNumberLimit = 64;
+struct NumberIndex {
+  int position[kNumberLimit];
+  constexpr NumberIndex() : position() {
+    for (int& p : position) p = -1;
+    for (int i = 0; i < static_cast<int>(std::size(kTypes)); ++i) {
+      position[static_cast<int>(kTypes[i].type)] = i;
+    }
   }
-  return nullptr;
+};
+constexpr NumberIndex kNumberIndex;
+
+const TypeInfo* Find(PrimitiveType t) {
+  const int number = static_cast<int>(t);
+  if (number < 0 || number >= kNumberLimit) return nullptr;
+  const int position = kNumberIndex.position[number];
+  return position < 0 ? nullptr : &kTypes[position];
 }
 
 }  // namespace

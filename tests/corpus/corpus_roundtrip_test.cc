@@ -1,12 +1,11 @@
 // Round trip of the shared HLO corpus: every module parses, prints, parses
-// again and prints to the same text, within a time bound per module.
+// again and prints to the same text.
 //
 // The corpus directory comes from AOTC_CORPUS_DIR; the expected module count
 // makes a missing or partial corpus fail loudly instead of passing vacuously.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,16 +19,6 @@ namespace aotc {
 namespace {
 
 constexpr int kCorpusModules = 247;
-
-// Parse + print of one module must stay well under a second. Measured as
-// CPU time (the machine may be shared) and only in optimized builds without
-// sanitizers.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-constexpr bool kCheckTime = true;
-#else
-constexpr bool kCheckTime = false;
-#endif
-constexpr double kMaxSeconds = 1.0;
 
 std::vector<std::filesystem::path> CorpusFiles() {
   std::vector<std::filesystem::path> files;
@@ -50,13 +39,11 @@ std::string ReadAll(const std::filesystem::path& path) {
 }
 
 // Empty on success, else what went wrong.
-std::string RoundTrip(const std::filesystem::path& path, double* seconds) {
+std::string RoundTrip(const std::filesystem::path& path) {
   const std::string text = ReadAll(path);
-  const std::clock_t start = std::clock();
   auto first = ParseHloText(text, path.filename().string());
   if (!first.ok()) return "parse: " + std::string(first.status().message());
   const std::string printed = PrintModule(**first);
-  *seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   auto second = ParseHloText(printed, "printed");
   if (!second.ok()) {
     return "reparse of printed text: " + std::string(second.status().message());
@@ -82,17 +69,10 @@ TEST(CorpusRoundTripTest, EveryModuleRoundTrips) {
       << "corpus at " << AOTC_CORPUS_DIR << " is missing or incomplete";
   int failures = 0;
   for (const auto& path : files) {
-    double seconds = 0;
-    std::string error = RoundTrip(path, &seconds);
+    std::string error = RoundTrip(path);
     if (!error.empty()) {
       ++failures;
       ADD_FAILURE() << path.filename().string() << ": " << error;
-      continue;
-    }
-    if (kCheckTime) {
-      EXPECT_LT(seconds, kMaxSeconds)
-          << path.filename().string() << ": parse + print took " << seconds
-          << " s of CPU time";
     }
   }
   EXPECT_EQ(failures, 0);

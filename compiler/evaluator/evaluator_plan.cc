@@ -1,0 +1,219 @@
+// Builds the evaluation plans described in evaluator_plan.h.
+#include "compiler/evaluator/evaluator_plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "compiler/support/diagnostic.h"
+#include "compiler/support/strings.h"
+
+namespace aotc::eval {
+namespace {
+
+std::string UnsupportedTypeMessage(PrimitiveType t) {
+  return absl::StrCat("unsupported element type ", Sv(PrimitiveTypeName(t)));
+}
+
+// Why `inst` cannot be evaluated, or OK.
+absl::Status Refusal(const Instruction& inst) {
+  if (!IsEvaluable(inst.opcode())) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
+                                "' is not supported by the evaluator"));
+  }
+  for (const Shape* leaf : inst.shape().Leaves()) {
+    if (!IsComputableType(leaf->element_type())) {
+      return ErrorAt(inst.location(),
+                     UnsupportedTypeMessage(leaf->element_type()));
+    }
+  }
+  for (const Instruction* operand : inst.operands()) {
+    for (const Shape* leaf : operand->shape().Leaves()) {
+      if (!IsComputableType(leaf->element_type())) {
+        return ErrorAt(inst.location(),
+                       UnsupportedTypeMessage(leaf->element_type()));
+      }
+    }
+  }
+  const size_t called = inst.called_computations().size();
+  size_t needed = called;
+  switch (inst.opcode()) {
+    case Opcode::kCall:
+    case Opcode::kFusion:
+    case Opcode::kMap:
+      needed = 1;
+      break;
+    case Opcode::kWhile:
+      needed = 2;
+      break;
+    case Opcode::kConditional:
+      needed = called == 0 ? 1 : called;
+      break;
+    default:
+      break;
+  }
+  if (called != needed) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("'", Sv(OpcodeName(inst.opcode())), "' needs ",
+                                needed, " called computations, has ", called));
+  }
+  for (const Computation* c : inst.called_computations()) {
+    if (c == nullptr) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("'", Sv(OpcodeName(inst.opcode())),
+                                  "' has a missing called computation"));
+    }
+  }
+  if (inst.opcode() == Opcode::kConstant) {
+    const std::optional<Literal>& literal = inst.attrs().literal;
+    if (!literal.has_value()) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("constant '", inst.name(), "' has no value"));
+    }
+    if (literal->elided()) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("constant '", inst.name(),
+                                  "' has an elided value {...} and cannot be "
+                                  "evaluated"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Opcodes whose value is (a part of) their operand's value, never a copy.
+bool Aliases(Opcode op) {
+  return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier;
+}
+
+// Opcodes that may take over an operand's value instead of copying it.
+bool ConsumesOperands(Opcode op) {
+  return op == Opcode::kTuple || op == Opcode::kWhile;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
+  const auto& insts = comp.instructions();
+  const int n = static_cast<int>(insts.size());
+  if (comp.root() == nullptr) {
+    return ErrorAt(comp.location(),
+                   absl::StrCat("computation '", comp.name(), "' has no root"));
+  }
+  absl::flat_hash_map<const Instruction*, int> index;
+  index.reserve(n);
+  for (int i = 0; i < n; ++i) index[insts[i].get()] = i;
+  auto plan = std::make_unique<Plan>();
+  plan->num_slots = n;
+  auto root_it = index.find(comp.root());
+  if (root_it == index.end()) {
+    return ErrorAt(comp.location(),
+                   absl::StrCat("the root of computation '", comp.name(),
+                                "' is not one of its instructions"));
+  }
+  plan->root_slot = root_it->second;
+
+  // Parameters by number: 0..n-1, each once.
+  for (int i = 0; i < n; ++i) {
+    const Instruction& inst = *insts[i];
+    if (inst.opcode() != Opcode::kParameter) continue;
+    const int64_t number = inst.attrs().parameter_number;
+    if (number < 0 || number >= n) {
+      return ErrorAt(inst.location(), absl::StrCat("parameter number ", number,
+                                                   " is out of range"));
+    }
+    if (static_cast<int64_t>(plan->params.size()) <= number) {
+      plan->params.resize(number + 1, nullptr);
+    }
+    if (plan->params[number] != nullptr) {
+      return ErrorAt(inst.location(), absl::StrCat("parameter number ", number,
+                                                   " is used twice"));
+    }
+    plan->params[number] = &inst;
+  }
+  for (size_t i = 0; i < plan->params.size(); ++i) {
+    if (plan->params[i] == nullptr) {
+      return ErrorAt(comp.location(),
+                     absl::StrCat("computation '", comp.name(),
+                                  "' has no parameter number ", i));
+    }
+  }
+
+  // Operand slots; an operand must be defined earlier in this computation.
+  std::vector<absl::InlinedVector<int, 4>> operand_slots(n);
+  for (int i = 0; i < n; ++i) {
+    for (const Instruction* operand : insts[i]->operands()) {
+      auto it = index.find(operand);
+      if (it == index.end() || it->second >= i) {
+        return ErrorAt(insts[i]->location(),
+                       absl::StrCat("operand '", operand->name(), "' of '",
+                                    insts[i]->name(),
+                                    "' is not defined before it in "
+                                    "computation '",
+                                    comp.name(), "'"));
+      }
+      operand_slots[i].push_back(it->second);
+    }
+  }
+
+  // Live instructions: those the root depends on. Operands come first in
+  // definition order, so one backward pass finds them all.
+  std::vector<bool> live(n, false);
+  live[plan->root_slot] = true;
+  for (int i = n - 1; i >= 0; --i) {
+    if (!live[i]) continue;
+    for (int o : operand_slots[i]) live[o] = true;
+  }
+
+  // The slot whose storage each value lives in, and the last step that
+  // reads that storage through any alias.
+  std::vector<int> storage(n);
+  for (int i = 0; i < n; ++i) {
+    storage[i] = Aliases(insts[i]->opcode()) && !operand_slots[i].empty()
+                     ? storage[operand_slots[i][0]]
+                     : i;
+  }
+  constexpr int kNever = -1;
+  constexpr int kPinned = 1 << 30;  // the root's storage is never released
+  std::vector<int> last_use(n, kNever);
+  int step_count = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    for (int o : operand_slots[i]) last_use[storage[o]] = step_count;
+    ++step_count;
+  }
+  last_use[storage[plan->root_slot]] = kPinned;
+
+  plan->steps.reserve(step_count);
+  for (int i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    const int step_index = static_cast<int>(plan->steps.size());
+    Step& step = plan->steps.emplace_back();
+    step.inst = insts[i].get();
+    step.slot = i;
+    step.operands = operand_slots[i];
+    step.refusal = Refusal(*insts[i]);
+    const bool consumes = ConsumesOperands(insts[i]->opcode());
+    for (int o : operand_slots[i]) {
+      bool movable = consumes && storage[o] == o && last_use[o] == step_index;
+      for (int other : operand_slots[i]) {
+        if (other != o && storage[other] == storage[o]) movable = false;
+      }
+      int uses = 0;
+      for (int other : operand_slots[i]) uses += other == o;
+      step.movable.push_back(movable && uses == 1);
+    }
+    for (int o : operand_slots[i]) {
+      const int s = storage[o];
+      if (last_use[s] != step_index) continue;
+      bool listed = false;
+      for (int r : step.release) listed |= r == s;
+      if (!listed) step.release.push_back(s);
+    }
+  }
+  return plan;
+}
+
+}  // namespace aotc::eval
