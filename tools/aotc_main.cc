@@ -44,6 +44,12 @@ cl::opt<std::string> eval_output_dir(
              "(default: print only)"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
 
+cl::opt<int64_t> eval_max_work(
+    "max-work", cl::value_desc("N"), cl::init(0),
+    cl::desc("Stop after about N element operations (0: no limit); models "
+             "may loop forever"),
+    cl::sub(eval_cmd), cl::cat(aotc_category));
+
 void PrintVersion(llvm::raw_ostream& os) {
   os << "aotc " << AOTC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
@@ -80,6 +86,11 @@ int main(int argc, char** argv) {
       options.inputs.random_seed = eval_random.getValue();
     }
     options.output_dir = eval_output_dir;
+    if (eval_max_work < 0) {
+      std::fprintf(stderr, "aotc: error: --max-work must not be negative\n");
+      return 2;
+    }
+    options.max_work = eval_max_work;
     return aotc::RunEval(options);
   }
   std::fprintf(stderr,

@@ -18,6 +18,7 @@ struct EvalOptions {
   std::string model;
   InputOptions inputs;
   std::string output_dir;  // empty: print results only
+  int64_t max_work = 0;    // EvaluateOptions::max_work; 0: no limit
 };
 int RunEval(const EvalOptions& options);
 

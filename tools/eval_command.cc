@@ -38,7 +38,9 @@ int RunEval(const EvalOptions& options) {
   absl::StatusOr<std::vector<Literal>> args =
       BindInputs(*(*module)->entry(), options.inputs);
   if (!args.ok()) return Fail(args.status());
-  absl::StatusOr<Literal> result = EvaluateModule(**module, *args);
+  EvaluateOptions eval_options;
+  eval_options.max_work = options.max_work;
+  absl::StatusOr<Literal> result = EvaluateModule(**module, *args, eval_options);
   if (!result.ok()) return Fail(result.status());
 
   std::vector<const Literal*> leaves;

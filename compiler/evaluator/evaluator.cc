@@ -47,7 +47,7 @@ constexpr int kMaxCallDepth = 200;
 
 class Evaluator {
  public:
-  Evaluator() {
+  explicit Evaluator(int64_t max_work = 0) : max_work_(max_work) {
     call_ = [this](const Computation& comp,
                    eval::Operands args) -> absl::StatusOr<Literal> {
       return Call(comp, args, nullptr);
@@ -75,6 +75,8 @@ class Evaluator {
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   eval::CallFn call_;
   int depth_ = 0;
+  const int64_t max_work_;  // 0: unlimited
+  int64_t work_ = 0;
 };
 
 absl::Status CheckArguments(const Computation& comp, const Plan& plan,
@@ -164,6 +166,15 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
                                  eval::Operands args) {
   RETURN_IF_ERROR(step.refusal);
   const Instruction& inst = *step.inst;
+  if (max_work_ > 0) {
+    work_ = step.work > max_work_ - work_ ? max_work_ + 1 : work_ + step.work;
+    if (work_ > max_work_) {
+      return ErrorAt(inst.location(),
+                     absl::StrCat("evaluation stopped after ", max_work_,
+                                  " element operations, the work budget, at '",
+                                  inst.name(), "'"));
+    }
+  }
   Value& out = frame[step.slot];
   absl::InlinedVector<const Literal*, 4> operands;
   operands.reserve(step.operands.size());
@@ -390,7 +401,8 @@ absl::StatusOr<Literal> EvaluateComputation(
 }
 
 absl::StatusOr<Literal> EvaluateModule(const Module& module,
-                                       absl::Span<const Literal> args) {
+                                       absl::Span<const Literal> args,
+                                       const EvaluateOptions& options) {
   if (module.entry() == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("module '", module.name(), "' has no entry computation"));
@@ -398,7 +410,7 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
   std::vector<const Literal*> pointers;
   pointers.reserve(args.size());
   for (const Literal& arg : args) pointers.push_back(&arg);
-  Evaluator evaluator;
+  Evaluator evaluator(options.max_work);
   return evaluator.Call(*module.entry(), pointers, nullptr);
 }
 

@@ -16,11 +16,21 @@
 
 namespace aotc {
 
+struct EvaluateOptions {
+  // Stops evaluation with a located "evaluation stopped after N element
+  // operations" error once the estimated work (eval::EstimateWork, summed
+  // over every instruction evaluated, including inside loops and reducers)
+  // exceeds this; 0 means no limit. Models may loop forever, so tools that
+  // must finish set a budget.
+  int64_t max_work = 0;
+};
+
 // Evaluates the entry computation of a verified module on `args` (one per
 // entry parameter, in parameter order, shapes compatible with the
 // parameters'). Returns the root's value (a tuple literal for tuple roots).
 absl::StatusOr<Literal> EvaluateModule(const Module& module,
-                                       absl::Span<const Literal> args);
+                                       absl::Span<const Literal> args,
+                                       const EvaluateOptions& options = {});
 
 // Evaluates one computation of a verified module.
 absl::StatusOr<Literal> EvaluateComputation(

@@ -1,6 +1,7 @@
 // Builds the evaluation plans described in evaluator_plan.h.
 #include "compiler/evaluator/evaluator_plan.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -195,6 +196,7 @@ absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
     step.slot = i;
     step.operands = operand_slots[i];
     step.refusal = Refusal(*insts[i]);
+    step.work = EstimateWork(*insts[i]);
     const bool consumes = ConsumesOperands(insts[i]->opcode());
     for (int o : operand_slots[i]) {
       bool movable = consumes && storage[o] == o && last_use[o] == step_index;
@@ -214,6 +216,87 @@ absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
     }
   }
   return plan;
+}
+
+namespace {
+
+int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (a < 0 || b < 0 || !CheckedMul(a, b, &r)) return INT64_MAX;
+  return r;
+}
+
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (!CheckedAdd(a, b, &r)) return INT64_MAX;
+  return r;
+}
+
+int64_t Elements(const Shape& shape) {
+  int64_t n = 0;
+  for (const Shape* leaf : shape.Leaves()) {
+    if (leaf->IsArray()) n = SaturatingAdd(n, leaf->ElementCount());
+  }
+  return n;
+}
+
+// The product of `shape`'s dimensions listed in `dims`, ignoring indices
+// out of range (the verifier reports those).
+int64_t DimProduct(const Shape& shape, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (shape.IsArray() && d >= 0 && d < shape.rank()) {
+      n = SaturatingMul(n, shape.dimensions(d));
+    }
+  }
+  return n;
+}
+
+int64_t WindowSize(const Instruction& inst) {
+  int64_t n = 1;
+  for (const WindowDim& w : inst.attrs().window) n = SaturatingMul(n, w.size);
+  return n;
+}
+
+}  // namespace
+
+int64_t EstimateWork(const Instruction& inst) {
+  const int64_t out = std::max<int64_t>(Elements(inst.shape()), 1);
+  const InstructionAttributes& a = inst.attrs();
+  switch (inst.opcode()) {
+    case Opcode::kDot:
+      return SaturatingMul(out, DimProduct(inst.operand(0)->shape(),
+                                           a.dot_dnums.lhs_contracting));
+    case Opcode::kConvolution: {
+      const Shape& kernel = inst.operand(1)->shape();
+      int64_t per_output = DimProduct(kernel, a.conv_dnums.kernel_spatial);
+      per_output = SaturatingMul(
+          per_output, DimProduct(kernel, {a.conv_dnums.kernel_input_feature}));
+      return SaturatingMul(out, per_output);
+    }
+    case Opcode::kReduce: {
+      int64_t in = 0;
+      for (int i = 0; i < inst.operand_count() / 2; ++i) {
+        in = SaturatingAdd(in, Elements(inst.operand(i)->shape()));
+      }
+      return std::max<int64_t>(in, 1);
+    }
+    case Opcode::kReduceWindow:
+      return SaturatingMul(out, WindowSize(inst));
+    case Opcode::kSelectAndScatter:
+      return SaturatingMul(
+          std::max<int64_t>(Elements(inst.operand(1)->shape()), 1),
+          WindowSize(inst));
+    case Opcode::kSort: {
+      const Shape& keys = inst.operand(0)->shape();
+      int64_t n = keys.IsArray() ? DimProduct(keys, a.dimensions) : 1;
+      int64_t log2n = 1;
+      while (log2n < 63 && (int64_t{1} << log2n) < n) ++log2n;
+      return SaturatingMul(out, log2n);
+    }
+    default:
+      return out;
+  }
 }
 
 }  // namespace aotc::eval

@@ -34,7 +34,17 @@ struct Step {
   absl::InlinedVector<bool, 4> movable;
   std::vector<int> release;  // slots whose last use is this step
   absl::Status refusal;      // not OK: evaluating the step fails with this
+  // Element operations the step costs, estimated from shapes alone (see
+  // EstimateWork); counted against EvaluateOptions::max_work.
+  int64_t work = 0;
 };
+
+// A deterministic estimate of the element operations evaluating `inst` takes,
+// from its shapes and attributes: the output elements, times the contraction
+// size for dot and convolution or the window size for windowed ops; the input
+// elements for reduce; n log n for sort. Called computations (reducers,
+// bodies) add their own steps' work when they run. Saturates at INT64_MAX.
+int64_t EstimateWork(const Instruction& inst);
 
 // A value: either owned, or a pointer to a literal that outlives the slot
 // (argument, constant, part of another slot's value).

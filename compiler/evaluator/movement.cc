@@ -451,6 +451,16 @@ absl::StatusOr<Literal> Bitcast(const Instruction& inst, Operands operands) {
   RETURN_IF_ERROR(CheckArrayResult(inst));
   const Literal& in = *operands[0];
   const Shape& out_shape = inst.shape();
+  if (in.raw_size() != out_shape.ByteSize() &&
+      (!inst.operand(0)->shape().layout().extension.empty() ||
+       !out_shape.layout().extension.empty())) {
+    // Tiled buffers are padded to whole tiles, so such a bitcast is legal in
+    // XLA; its meaning depends on the tiling, which aotc does not model.
+    return ErrorAt(inst.location(),
+                   absl::StrCat("bitcast of ", in.shape().ToString(), " to ",
+                                out_shape.ToString(),
+                                " between tiled layouts is not supported"));
+  }
   if (in.raw_size() != out_shape.ByteSize()) {
     return ErrorAt(
         inst.location(),

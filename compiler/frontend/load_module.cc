@@ -10,16 +10,12 @@
 #include "compiler/frontend/load_module.h"
 
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "compiler/frontend/proto/proto_importer.h"
 #include "compiler/frontend/proto/wire_scan.h"
 #include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/ir/verifier.h"
+#include "compiler/support/file_io.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 
@@ -83,15 +79,6 @@ bool LooksLikeHloText(std::string_view contents) {
 
 // "path: error: cannot read file: reason", the system's reason in lower case
 // like every aotc message.
-absl::Status CannotRead(const std::string& path, std::string reason) {
-  if (!reason.empty()) {
-    reason[0] =
-        static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
-  }
-  return ErrorAt(FileLocation(path),
-                 absl::StrCat("cannot read file: ", reason));
-}
-
 }  // namespace
 
 absl::StatusOr<InputKind> DetectInputKind(std::string_view contents,
@@ -121,21 +108,8 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromString(
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromFile(
     const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) {
-    return CannotRead(path, ec.message());
-  }
-  if (!std::filesystem::exists(status)) return CannotRead(path, "no such file");
-  if (std::filesystem::is_directory(status)) {
-    return CannotRead(path, "it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return CannotRead(path, std::strerror(errno));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return CannotRead(path, "read error");
-  return LoadModuleFromString(contents.str(), path);
+  ASSIGN_OR_RETURN(std::string contents, ReadFile(path));
+  return LoadModuleFromString(contents, path);
 }
 
 }  // namespace aotc

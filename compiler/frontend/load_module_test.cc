@@ -112,14 +112,14 @@ TEST_F(LoadModuleFileTest, MissingFile) {
   absl::StatusOr<std::unique_ptr<Module>> m = LoadModuleFromFile(path);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().message(),
-            path + ": error: cannot read file: no such file");
+            path + ": error: no such file");
 }
 
 TEST_F(LoadModuleFileTest, Directory) {
   absl::StatusOr<std::unique_ptr<Module>> m = LoadModuleFromFile(dir_.string());
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().message(),
-            dir_.string() + ": error: cannot read file: it is a directory");
+            dir_.string() + ": error: is a directory, expected a file");
 }
 
 TEST_F(LoadModuleFileTest, EmptyFile) {
