@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "compiler/evaluator/elementwise_internal.h"
+#include "compiler/evaluator/kernel_util.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/float16.h"
@@ -30,25 +31,6 @@
 
 namespace aotc::eval::internal {
 namespace {
-
-// The integer magnitude `mag` (negated when `negative`) rounded to
-// `significant_bits` significant bits, nearest even; the result is exact in
-// double.
-double RoundIntegerToBits(uint64_t mag, bool negative, int significant_bits) {
-  const int width = std::bit_width(mag);
-  double value;
-  if (width <= significant_bits) {
-    value = static_cast<double>(mag);
-  } else {
-    const int shift = width - significant_bits;
-    uint64_t q = mag >> shift;
-    const uint64_t rest = mag & ((uint64_t{1} << shift) - 1);
-    const uint64_t half = uint64_t{1} << (shift - 1);
-    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
-    value = std::ldexp(static_cast<double>(q), shift);
-  }
-  return negative ? -value : value;
-}
 
 // A saturating float -> integer conversion (see the file comment).
 template <typename I>

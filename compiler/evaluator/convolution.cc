@@ -163,22 +163,9 @@ absl::StatusOr<Literal> ConvolutionTyped(const Instruction& inst,
                                          const ConvPlan& plan) {
   using linalg::Accum;
   std::vector<Accum<R>> a, b;
-  // Loaded one by one: both operands may be the same literal.
-  const Literal* sources[] = {&lhs, &rhs};
-  std::vector<Accum<R>>* targets[] = {&a, &b};
-  const char* names[] = {"input", "kernel"};
-  for (int i = 0; i < 2; ++i) {
-    if (!linalg::LoadAccum<R>(*sources[i], targets[i])) {
-      return ErrorAt(
-          inst.location(),
-          absl::StrCat(
-              "cannot convert ", names[i], " element type ",
-              Sv(PrimitiveTypeName(sources[i]->shape().element_type())),
-              " to result type ", Sv(PrimitiveTypeName(R))));
-    }
-  }
-  a = linalg::Permute(a, lhs.shape().dimensions(), plan.lhs_order);
-  b = linalg::Permute(b, rhs.shape().dimensions(), plan.rhs_order);
+  static constexpr const char* kNames[2] = {"input", "kernel"};
+  RETURN_IF_ERROR(linalg::LoadOperands<R>(inst, lhs, rhs, plan.lhs_order,
+                                          plan.rhs_order, kNames, &a, &b));
   const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
   const size_t spatial = plan.axes.size();
   Literal result(inst.shape());

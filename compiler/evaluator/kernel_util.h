@@ -9,6 +9,8 @@
 #ifndef AOTC_COMPILER_EVALUATOR_KERNEL_UTIL_H_
 #define AOTC_COMPILER_EVALUATOR_KERNEL_UTIL_H_
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -186,6 +188,25 @@ absl::Status ForEachTapCombination(
     }
     if (rank == 0) return absl::OkStatus();
   }
+}
+
+// The integer magnitude `mag` (negated when `negative`) rounded to
+// `significant_bits` significant bits, ties to even; exact in double.
+inline double RoundIntegerToBits(uint64_t mag, bool negative,
+                                 int significant_bits) {
+  const int width = std::bit_width(mag);
+  double value;
+  if (width <= significant_bits) {
+    value = static_cast<double>(mag);
+  } else {
+    const int shift = width - significant_bits;
+    uint64_t q = mag >> shift;
+    const uint64_t rest = mag & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
+    value = std::ldexp(static_cast<double>(q), shift);
+  }
+  return negative ? -value : value;
 }
 
 }  // namespace aotc::eval

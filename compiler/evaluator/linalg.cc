@@ -113,22 +113,9 @@ absl::StatusOr<Literal> DotTyped(const Instruction& inst, const Literal& lhs,
                                  const Literal& rhs, const DotPlan& plan) {
   using linalg::Accum;
   std::vector<Accum<R>> a, b;
-  // Loaded one by one: both operands may be the same literal.
-  const Literal* sources[] = {&lhs, &rhs};
-  std::vector<Accum<R>>* targets[] = {&a, &b};
-  const char* names[] = {"lhs", "rhs"};
-  for (int i = 0; i < 2; ++i) {
-    if (!linalg::LoadAccum<R>(*sources[i], targets[i])) {
-      return ErrorAt(
-          inst.location(),
-          absl::StrCat(
-              "cannot convert ", names[i], " element type ",
-              Sv(PrimitiveTypeName(sources[i]->shape().element_type())),
-              " to result type ", Sv(PrimitiveTypeName(R))));
-    }
-  }
-  a = linalg::Permute(a, lhs.shape().dimensions(), plan.lhs_order);
-  b = linalg::Permute(b, rhs.shape().dimensions(), plan.rhs_order);
+  static constexpr const char* kNames[2] = {"lhs", "rhs"};
+  RETURN_IF_ERROR(linalg::LoadOperands<R>(inst, lhs, rhs, plan.lhs_order,
+                                          plan.rhs_order, kNames, &a, &b));
   Literal result(inst.shape());
   absl::Span<NativeType<R>> out = result.mutable_data<NativeType<R>>();
   const int64_t k_count = plan.k;

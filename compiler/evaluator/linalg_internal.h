@@ -31,7 +31,9 @@
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ir/native_type.h"
+#include "compiler/support/diagnostic.h"
 #include "compiler/support/float16.h"
+#include "compiler/support/strings.h"
 
 namespace aotc::eval {
 
@@ -71,25 +73,6 @@ To SaturatingFloatToInt(double v) {
     return std::numeric_limits<To>::min();
   }
   return static_cast<To>(v);
-}
-
-// The integer magnitude `mag` (negated when `negative`) rounded to
-// `significant_bits` significant bits, ties to even; exact in double.
-inline double RoundIntegerToBits(uint64_t mag, bool negative,
-                                 int significant_bits) {
-  const int width = std::bit_width(mag);
-  double value;
-  if (width <= significant_bits) {
-    value = static_cast<double>(mag);
-  } else {
-    const int shift = width - significant_bits;
-    uint64_t q = mag >> shift;
-    const uint64_t rest = mag & ((uint64_t{1} << shift) - 1);
-    const uint64_t half = uint64_t{1} << (shift - 1);
-    if (rest > half || (rest == half && (q & 1) != 0)) ++q;
-    value = std::ldexp(static_cast<double>(q), shift);
-  }
-  return negative ? -value : value;
 }
 
 // One element of native type From converted to native type To (To is not
@@ -222,6 +205,33 @@ inline std::vector<int64_t> PermutedStrides(const std::vector<int64_t>& dims,
   std::vector<int64_t> strides(dims.size(), 0);
   for (size_t j = 0; j < order.size(); ++j) strides[order[j]] = permuted[j];
   return strides;
+}
+
+// Loads `lhs` and `rhs` converted to R's accumulator type, each rearranged
+// by Permute into its order. Loaded one by one: both operands may be the same
+// literal. `names` label the operands in errors.
+template <PrimitiveType R>
+absl::Status LoadOperands(const Instruction& inst, const Literal& lhs,
+                          const Literal& rhs,
+                          const std::vector<int64_t>& lhs_order,
+                          const std::vector<int64_t>& rhs_order,
+                          const char* const names[2],
+                          std::vector<Accum<R>>* a, std::vector<Accum<R>>* b) {
+  const Literal* sources[] = {&lhs, &rhs};
+  std::vector<Accum<R>>* targets[] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    if (!LoadAccum<R>(*sources[i], targets[i])) {
+      return ErrorAt(
+          inst.location(),
+          absl::StrCat(
+              "cannot convert ", names[i], " element type ",
+              Sv(PrimitiveTypeName(sources[i]->shape().element_type())),
+              " to result type ", Sv(PrimitiveTypeName(R))));
+    }
+  }
+  *a = Permute(*a, lhs.shape().dimensions(), lhs_order);
+  *b = Permute(*b, rhs.shape().dimensions(), rhs_order);
+  return absl::OkStatus();
 }
 
 }  // namespace linalg
