@@ -146,6 +146,24 @@ absl::StatusOr<std::vector<const Instruction*>> OrderedParameters(
   return params;
 }
 
+absl::StatusOr<Shape> ReducerResultShape(
+    const Instruction& inst, const std::vector<PrimitiveType>& init_types,
+    const std::vector<PrimitiveType>& input_types,
+    const std::vector<int64_t>& dims) {
+  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  std::vector<PrimitiveType> params = init_types;
+  params.insert(params.end(), input_types.begin(), input_types.end());
+  RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],
+                                       "reducer", params, init_types));
+  std::vector<Shape> results;
+  for (size_t i = 0; i < init_types.size(); ++i) {
+    results.push_back(Shape::Array(
+        FpPrecisionResultType(inst, static_cast<int>(i), init_types[i]), dims));
+  }
+  if (results.size() == 1) return results[0];
+  return Shape::Tuple(std::move(results));
+}
+
 absl::Status CheckScalarSignature(
     const Computation& comp, std::string_view role,
     absl::Span<const PrimitiveType> param_types,

@@ -180,18 +180,7 @@ absl::StatusOr<Shape> InferReduceShape(const Instruction& inst) {
       dims.push_back(input.dimensions(i));
     }
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
-  std::vector<PrimitiveType> params = init_types;
-  params.insert(params.end(), input_types.begin(), input_types.end());
-  RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],
-                                       "reducer", params, init_types));
-  std::vector<Shape> results;
-  for (int i = 0; i < n; ++i) {
-    results.push_back(
-        Shape::Array(FpPrecisionResultType(inst, i, init_types[i]), dims));
-  }
-  if (n == 1) return results[0];
-  return Shape::Tuple(std::move(results));
+  return ReducerResultShape(inst, init_types, input_types, dims);
 }
 
 absl::StatusOr<Shape> InferSortShape(const Instruction& inst) {

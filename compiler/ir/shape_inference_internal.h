@@ -97,6 +97,15 @@ absl::Status CheckScalarSignature(const Computation& comp,
                                   absl::Span<const PrimitiveType> param_types,
                                   absl::Span<const PrimitiveType> result_types);
 
+// The result of reduce / reduce-window after checking the single reducer:
+// parameters (init types..., input types...) returning the init types. One
+// array of `dims` per init value (a tuple when there are several), each of
+// the init's type up to floating-point precision (FpPrecisionResultType).
+absl::StatusOr<Shape> ReducerResultShape(
+    const Instruction& inst, const std::vector<PrimitiveType>& init_types,
+    const std::vector<PrimitiveType>& input_types,
+    const std::vector<int64_t>& dims);
+
 // Output size of one window dimension applied to an input of size `input`
 // (base dilation, padding, window dilation, stride), or an error naming
 // window dimension `dim` when the attributes are out of range.
