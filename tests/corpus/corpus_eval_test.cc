@@ -20,26 +20,15 @@
 #include "compiler/frontend/load_module.h"
 #include "compiler/support/file_io.h"
 #include "tools/inputs.h"
+#include "tests/corpus/corpus_files.h"
 
 namespace aotc {
 namespace {
 
-constexpr int kCorpusModules = 247;
 // Element operations one module may take (EvaluateOptions::max_work): the
 // whole corpus then evaluates in about three minutes on one core, while the
 // large sorts, layer norms and reductions still run to the end.
 constexpr int64_t kWorkBudget = 1'000'000'000;
-
-std::vector<std::filesystem::path> CorpusFiles() {
-  std::vector<std::filesystem::path> files;
-  std::error_code ec;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(AOTC_CORPUS_DIR, ec)) {
-    if (entry.path().extension() == ".hlo") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // The first line of a (possibly multi-line, located) message.
 std::string FirstLine(std::string_view message) {

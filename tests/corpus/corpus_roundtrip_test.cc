@@ -7,41 +7,22 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/ir/printer.h"
+#include "compiler/support/file_io.h"
+#include "tests/corpus/corpus_files.h"
 
 namespace aotc {
 namespace {
 
-constexpr int kCorpusModules = 247;
-
-std::vector<std::filesystem::path> CorpusFiles() {
-  std::vector<std::filesystem::path> files;
-  std::error_code ec;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(AOTC_CORPUS_DIR, ec)) {
-    if (entry.path().extension() == ".hlo") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string ReadAll(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 // Empty on success, else what went wrong.
 std::string RoundTrip(const std::filesystem::path& path) {
-  const std::string text = ReadAll(path);
-  auto first = ParseHloText(text, path.filename().string());
+  auto text = ReadFile(path.string());
+  if (!text.ok()) return std::string(text.status().message());
+  auto first = ParseHloText(*text, path.filename().string());
   if (!first.ok()) return "parse: " + std::string(first.status().message());
   const std::string printed = PrintModule(**first);
   auto second = ParseHloText(printed, "printed");
