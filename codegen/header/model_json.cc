@@ -1,0 +1,61 @@
+// Writes NAME.json.
+//
+// nlohmann::ordered_json keeps keys in insertion order, which is the order
+// docs/header.md documents, rather than sorting them.
+#include "codegen/header/model_json.h"
+
+#include "codegen/header/header_writer.h"
+#include "nlohmann/json.hpp"
+
+namespace aotc::codegen {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Version of the JSON layout; bumped when a field changes meaning or goes.
+constexpr int kFormatVersion = 1;
+
+Json TensorJson(const TensorInfo& t) {
+  Json j;
+  j["name"] = t.name;
+  j["hlo_name"] = t.hlo_name;
+  j["element_type"] = std::string(PrimitiveTypeName(t.type));
+  j["c_type"] = std::string(CTypeName(t.type).value_or(""));
+  j["dims"] = t.dims;
+  j["minor_to_major"] = t.minor_to_major;
+  j["element_count"] = t.element_count;
+  j["byte_size"] = t.byte_size;
+  return j;
+}
+
+Json TensorListJson(const std::vector<TensorInfo>& tensors) {
+  Json list = Json::array();
+  for (const TensorInfo& t : tensors) list.push_back(TensorJson(t));
+  return list;
+}
+
+}  // namespace
+
+std::string GenerateJson(const ModelSignature& sig) {
+  Json j;
+  j["format_version"] = kFormatVersion;
+  j["name"] = sig.name;
+  j["aotc_version"] = sig.aotc_version;
+  j["target_triple"] = sig.target_triple;
+  j["cpu"] = sig.cpu;
+  j["features"] = sig.features;
+  j["hlo_signature"] = sig.hlo_signature;
+  j["symbols"] =
+      Json{{"run", RunSymbol(sig)}, {"run_packed", RunPackedSymbol(sig)}};
+  j["header"] = sig.name + ".h";
+  j["cpp_class"] = sig.cpp_namespace.empty()
+                       ? CppClassName(sig)
+                       : sig.cpp_namespace + "::" + CppClassName(sig);
+  j["temp_bytes"] = sig.temp_bytes;
+  j["alignment"] = sig.alignment;
+  j["args"] = TensorListJson(sig.args);
+  j["results"] = TensorListJson(sig.results);
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace aotc::codegen

@@ -1,0 +1,95 @@
+// The signature of a compiled model: its name, the C names, element types
+// and layouts of its argument and result buffers, and the facts about the
+// compiled object (scratch size, alignment, target) that the generated
+// header and JSON description publish.
+//
+// BuildSignature derives everything from the module's entry computation:
+//   - args: the entry parameters in parameter-number order. Each is named
+//     (1) from its metadata op_name when that is a plain identifier (JAX puts
+//     the Python argument name there: metadata={op_name="x"}), else (2) from
+//     the instruction name, sanitized ("Arg_0.1" -> "Arg_0_1"), else (3)
+//     "arg<i>" when sanitizing leaves nothing that starts with a letter.
+//   - results: the array leaves of the entry root, depth first, named
+//     "result0", "result1", ... (also when there is only one).
+// Names are unique within the model across arguments and results, also in
+// the upper-case macro and CamelCase constant spellings the header derives
+// from them. A name that collides, is a keyword, has reserved underscores
+// (see c_names.h), is "temp", names a <stdint.h>/<stddef.h> type or macro, or
+// spells another tensor's index macro ("arg3", "result0") gets the first
+// free suffix "_1", "_2", ...: two parameters with op_name "x" become "x" and
+// "x_1", one with op_name "int" becomes "int_1".
+//
+// temp_bytes, target_triple, cpu, features and aotc_version are left for
+// the caller (the code generator) to fill in.
+#ifndef AOTC_CODEGEN_HEADER_SIGNATURE_H_
+#define AOTC_CODEGEN_HEADER_SIGNATURE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "codegen/header/c_names.h"
+#include "compiler/ir/module.h"
+#include "compiler/ir/primitive_type.h"
+
+namespace aotc::codegen {
+
+struct TensorInfo {
+  // C identifier, unique within the model (args and results share one
+  // namespace).
+  std::string name;
+  // The HLO parameter instruction name, or "" for results.
+  std::string hlo_name;
+  PrimitiveType type = PrimitiveType::kInvalid;
+  std::vector<int64_t> dims;
+  // Physical layout of the buffer: minor_to_major[0] varies fastest.
+  std::vector<int64_t> minor_to_major;
+  int64_t element_count = 0;
+  int64_t byte_size = 0;
+};
+
+struct ModelSignature {
+  // C identifier; every emitted symbol and macro starts with it.
+  std::string name;
+  // "" or "a::b": the namespace of the generated C++ class.
+  std::string cpp_namespace;
+  std::vector<TensorInfo> args;
+  std::vector<TensorInfo> results;
+  // Scratch memory the compiled code needs; filled in by the code generator.
+  int64_t temp_bytes = 0;
+  // Required alignment of the temp buffer, in bytes (a power of two).
+  int64_t alignment = 64;
+  // "(x: f32[4096,4096], y: f32[4096,4096]) -> f32[]", with argument names.
+  std::string hlo_signature;
+  std::string target_triple;
+  std::string cpu;
+  std::string features;
+  std::string aotc_version;
+};
+
+// Builds the signature of `module`'s entry computation. `name` must be a
+// valid C identifier without reserved underscores; `cpp_namespace` is "" or
+// such identifiers joined by "::" (not starting with "std"). Errors
+// (InvalidArgument, located at the offending parameter or root where
+// possible): an invalid name or namespace, a module without entry, tuple,
+// token or opaque parameters, token or opaque results, element types without
+// a C type (see CTypeName), and layouts with tiling or other extensions.
+absl::StatusOr<ModelSignature> BuildSignature(const Module& module,
+                                              std::string name,
+                                              std::string cpp_namespace);
+
+// The C type of one element in the generated interface: pred -> uint8_t,
+// s8..s64 -> int8_t..int64_t, u8..u64 -> uint8_t..uint64_t, f16 and bf16 ->
+// uint16_t (the raw bits), f32 -> float, f64 -> double. nullopt for every
+// other type (sub-byte integers, f8/f6/f4 formats, complex, token...).
+std::optional<std::string_view> CTypeName(PrimitiveType type);
+
+// "result0" style spelling of a tensor's position: "arg<i>" / "result<i>".
+std::string IndexName(bool is_result, int index);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_HEADER_SIGNATURE_H_
