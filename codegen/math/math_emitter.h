@@ -1,0 +1,69 @@
+// Inline LLVM IR for transcendental, rounding and 16-bit float conversions.
+//
+// Compiled models may call no libm function, so every elementwise math op is
+// emitted as plain IR: a range reduction, a polynomial fitted by
+// fit_coefficients.py, and selects for the special values. The IR has no
+// branches (except EmitFmod's loop) and calls only llvm.fabs, llvm.copysign,
+// llvm.sqrt and llvm.fmuladd, so LLVM's loop vectorizer can vectorize loops
+// that contain it and no backend turns it into a library call. The exact
+// algorithms, domains and measured errors are in docs/math.md.
+//
+// Each one-value emitter takes a float or double value, scalar or fixed
+// vector, and returns a value of the same type; results follow C's functions
+// (NaN in gives NaN, signed zeros and infinities as C99 Annex F says). The
+// emitters set no fast-math flags and rely on the target not contracting a
+// separate fmul and fadd into a fused multiply-add (LLVM's default).
+#ifndef AOTC_CODEGEN_MATH_MATH_EMITTER_H_
+#define AOTC_CODEGEN_MATH_MATH_EMITTER_H_
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Value.h"
+
+namespace aotc::codegen {
+
+llvm::Value* EmitExp(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitExpm1(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitLog(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitLog1p(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitTanh(llvm::IRBuilderBase& b, llvm::Value* x);
+// 1 / (1 + exp(-x)), computed so that neither tail overflows.
+llvm::Value* EmitLogistic(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitErf(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitSqrt(llvm::IRBuilderBase& b, llvm::Value* x);
+// 1 / sqrt(x): rsqrt(+0) = +inf, rsqrt(-0) = -inf.
+llvm::Value* EmitRsqrt(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitCbrt(llvm::IRBuilderBase& b, llvm::Value* x);
+// sin, cos and tan are accurate for |x| < 2^23; larger finite arguments give
+// finite results (within [-1, 1] for sin and cos) of no accuracy.
+llvm::Value* EmitSin(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitCos(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitTan(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitFloor(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitCeil(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitTrunc(llvm::IRBuilderBase& b, llvm::Value* x);
+// C's round(): halfway cases away from zero.
+llvm::Value* EmitRoundHalfAwayFromZero(llvm::IRBuilderBase& b, llvm::Value* x);
+// C's nearbyint() in the default rounding mode: halfway cases to even.
+llvm::Value* EmitRoundHalfEven(llvm::IRBuilderBase& b, llvm::Value* x);
+
+llvm::Value* EmitPow(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y);
+llvm::Value* EmitAtan2(llvm::IRBuilderBase& b, llvm::Value* y, llvm::Value* x);
+// Exact remainder with the sign of x, as C's fmod. Emits a loop (one per
+// vector lane), so a loop around it does not vectorize.
+llvm::Value* EmitFmod(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y);
+
+// 16-bit floats are stored as their i16 bits. The narrowing conversions round
+// to nearest even, turn overflow into infinity and keep NaN a NaN with its
+// sign: f16 NaNs become 0x7e00 with that sign, a float's bf16 NaN keeps its
+// top payload bits with the quiet bit set, a double's becomes 0x7fc0 with the
+// sign. The double conversions round once. Scalars or fixed vectors.
+llvm::Value* EmitHalfToFloat(llvm::IRBuilderBase& b, llvm::Value* bits);
+llvm::Value* EmitFloatToHalf(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitDoubleToHalf(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitBF16ToFloat(llvm::IRBuilderBase& b, llvm::Value* bits);
+llvm::Value* EmitFloatToBF16(llvm::IRBuilderBase& b, llvm::Value* x);
+llvm::Value* EmitDoubleToBF16(llvm::IRBuilderBase& b, llvm::Value* x);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_MATH_MATH_EMITTER_H_
