@@ -1,4 +1,5 @@
-// The `aotc` command line: `aotc inspect`, `aotc eval`.
+// The `aotc` command line: `aotc inspect`, `aotc eval`, `aotc compile`,
+// `aotc run`.
 //
 // Flags are parsed with llvm::cl subcommands; each subcommand's work lives in
 // its own *_command.cc. Exit codes: 0 success, 1 error in the input, 2 usage.
@@ -20,6 +21,12 @@ cl::SubCommand inspect_cmd("inspect",
                            "Parse and verify a model; print it and a summary");
 cl::SubCommand eval_cmd(
     "eval", "Run a model with the reference evaluator (the correctness oracle)");
+
+cl::SubCommand compile_cmd(
+    "compile", "Compile a model into an object file, a C/C++ header and JSON");
+cl::SubCommand run_cmd(
+    "run", "Compile a model for this machine and run it (optionally --check "
+           "it against the reference evaluator)");
 
 cl::opt<std::string> inspect_model(cl::Positional, cl::Required,
                                    cl::desc("<model: HLO text or HloModuleProto>"),
@@ -50,6 +57,85 @@ cl::opt<int64_t> eval_max_work(
              "may loop forever"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
 
+// aotc compile
+cl::opt<std::string> compile_model(cl::Positional, cl::Required,
+                                   cl::desc("<model: HLO text or HloModuleProto>"),
+                                   cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<std::string> compile_output(
+    "o", cl::value_desc("DIR"), cl::Required,
+    cl::desc("Output directory (created if missing)"), cl::sub(compile_cmd),
+    cl::cat(aotc_category));
+cl::opt<std::string> compile_name(
+    "name", cl::value_desc("N"),
+    cl::desc("Model name: symbol prefix and file names (default: the model "
+             "file's stem as a C identifier)"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<std::string> compile_namespace(
+    "namespace", cl::value_desc("NS"),
+    cl::desc("C++ namespace of the generated class, e.g. models::v1"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<std::string> compile_triple(
+    "target-triple", cl::value_desc("TRIPLE"),
+    cl::desc("Target triple (default: this host)"), cl::sub(compile_cmd),
+    cl::cat(aotc_category));
+cl::opt<std::string> compile_cpu(
+    "cpu", cl::value_desc("CPU"),
+    cl::desc("Target CPU (default: this host's, or generic for another "
+             "triple)"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<std::string> compile_features(
+    "features", cl::value_desc("+f1,-f2"),
+    cl::desc("Target CPU features (default: this host's when --cpu and "
+             "--target-triple are not given)"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<std::string> compile_reloc(
+    "reloc", cl::value_desc("pic|static"), cl::init("pic"),
+    cl::desc("Relocation model (default: pic)"), cl::sub(compile_cmd),
+    cl::cat(aotc_category));
+cl::opt<std::string> compile_emit(
+    "emit", cl::value_desc("KINDS"), cl::init("obj,header,json"),
+    cl::desc("Outputs, comma-separated: obj, header, json, llvm, asm "
+             "(default: obj,header,json)"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+
+// -O0..-O3, shared by compile and run.
+cl::opt<unsigned> opt_level("O", cl::Prefix, cl::init(2), cl::value_desc("N"),
+                            cl::desc("Optimization level 0..3 (default: 2)"),
+                            cl::sub(compile_cmd), cl::sub(run_cmd),
+                            cl::cat(aotc_category));
+
+// aotc run
+cl::list<std::string> run_positional(
+    cl::Positional, cl::OneOrMore,
+    cl::desc("<model> [input.npy ...] (inputs bind to parameters 0, 1, ...)"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::list<std::string> run_inputs(
+    "input", cl::value_desc("NAME=FILE"),
+    cl::desc("Input for the parameter with that instruction name or number "
+             "(.npy); may repeat"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<uint64_t> run_random(
+    "random-inputs", cl::value_desc("SEED"),
+    cl::desc("Seeded random values for every parameter without an input"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<std::string> run_output_dir(
+    "output-dir", cl::value_desc("DIR"),
+    cl::desc("Write results as DIR/result0.npy, DIR/result1.npy, ..."),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<bool> run_check(
+    "check",
+    cl::desc("Also run the reference evaluator and compare (exit 1 on a "
+             "mismatch beyond the tolerance, see docs/cli.md)"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<int64_t> run_bench(
+    "bench", cl::value_desc("N"), cl::init(0),
+    cl::desc("Time N more runs and print the minimum and median"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<int64_t> run_max_work(
+    "max-work", cl::value_desc("N"), cl::init(0),
+    cl::desc("Evaluator budget for --check (0: no limit)"), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+
 void PrintVersion(llvm::raw_ostream& os) {
   os << "aotc " << AOTC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
@@ -60,6 +146,8 @@ int main(int argc, char** argv) {
   cl::HideUnrelatedOptions(aotc_category);
   cl::HideUnrelatedOptions(aotc_category, inspect_cmd);
   cl::HideUnrelatedOptions(aotc_category, eval_cmd);
+  cl::HideUnrelatedOptions(aotc_category, compile_cmd);
+  cl::HideUnrelatedOptions(aotc_category, run_cmd);
   cl::SetVersionPrinter(PrintVersion);
   std::string errors;
   llvm::raw_string_ostream errs(errors);
@@ -68,7 +156,12 @@ int main(int argc, char** argv) {
           "aotc: ahead-of-time compiler for XLA HLO models\n\n"
           "  aotc inspect MODEL\n"
           "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-          "[--output-dir DIR]\n\n"
+          "[--output-dir DIR]\n"
+          "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
+          "[--target-triple T] [--cpu C] [--features F] [-O0..3] "
+          "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
+          "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
+          "[--output-dir DIR] [--check] [--bench N]\n\n"
           "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
           &errs)) {
     errs.flush();
@@ -93,8 +186,55 @@ int main(int argc, char** argv) {
     options.max_work = eval_max_work;
     return aotc::RunEval(options);
   }
+  if (compile_cmd || run_cmd) {
+    if (opt_level > 3) {
+      std::fprintf(stderr, "aotc: error: -O must be 0, 1, 2 or 3\n");
+      return 2;
+    }
+  }
+  if (compile_cmd) {
+    aotc::CompileCommandOptions options;
+    options.model = compile_model;
+    options.output_dir = compile_output;
+    options.emit = compile_emit;
+    options.codegen.name = compile_name;
+    options.codegen.cpp_namespace = compile_namespace;
+    options.codegen.target_triple = compile_triple;
+    options.codegen.cpu = compile_cpu;
+    options.codegen.features = compile_features;
+    options.codegen.opt_level = static_cast<int>(opt_level);
+    if (compile_reloc != "pic" && compile_reloc != "static") {
+      std::fprintf(stderr,
+                   "aotc: error: --reloc must be 'pic' or 'static', got '%s'\n",
+                   compile_reloc.c_str());
+      return 2;
+    }
+    options.codegen.pic = compile_reloc == "pic";
+    return aotc::RunCompile(options);
+  }
+  if (run_cmd) {
+    aotc::RunCommandOptions options;
+    options.model = run_positional[0];
+    options.inputs.positional.assign(run_positional.begin() + 1,
+                                     run_positional.end());
+    options.inputs.named.assign(run_inputs.begin(), run_inputs.end());
+    if (run_random.getNumOccurrences() > 0) {
+      options.inputs.random_seed = run_random.getValue();
+    }
+    options.output_dir = run_output_dir;
+    options.check = run_check;
+    if (run_bench < 0 || run_max_work < 0) {
+      std::fprintf(stderr,
+                   "aotc: error: --bench and --max-work must not be negative\n");
+      return 2;
+    }
+    options.bench = run_bench;
+    options.max_work = run_max_work;
+    options.opt_level = static_cast<int>(opt_level);
+    return aotc::RunRun(options);
+  }
   std::fprintf(stderr,
                "aotc: error: no subcommand given; use 'aotc inspect', "
-               "'aotc eval', or 'aotc --help'\n");
+               "'aotc eval', 'aotc compile', 'aotc run', or 'aotc --help'\n");
   return 2;
 }

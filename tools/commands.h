@@ -1,10 +1,11 @@
-// The subcommands of the `aotc` tool. Each returns the process exit code:
+// The subcommands of the `aotc` tool (inspect, eval, compile, run). Each returns the process exit code:
 // 0 success, 1 an error in the input (reported on stderr), 2 a usage error.
 #ifndef AOTC_TOOLS_COMMANDS_H_
 #define AOTC_TOOLS_COMMANDS_H_
 
 #include <string>
 
+#include "codegen/compile.h"
 #include "tools/inputs.h"
 
 namespace aotc {
@@ -21,6 +22,25 @@ struct EvalOptions {
   int64_t max_work = 0;    // EvaluateOptions::max_work; 0: no limit
 };
 int RunEval(const EvalOptions& options);
+
+struct CompileCommandOptions {
+  std::string model;
+  std::string output_dir;
+  std::string emit = "obj,header,json";  // comma-separated output kinds
+  codegen::CompileOptions codegen;
+};
+int RunCompile(const CompileCommandOptions& options);
+
+struct RunCommandOptions {
+  std::string model;
+  InputOptions inputs;
+  std::string output_dir;  // empty: print results only
+  bool check = false;      // compare with the reference evaluator
+  int64_t max_work = 0;    // evaluator budget for --check; 0: no limit
+  int64_t bench = 0;       // timed runs after the first; 0: none
+  int opt_level = 2;
+};
+int RunRun(const RunCommandOptions& options);
 
 // One-line summary of a module: instruction and computation counts, entry
 // parameters with shapes, result shape, bytes of constants.

@@ -1,0 +1,82 @@
+// Test utilities for code generation: compile HLO text for this host, link
+// the object in memory, run it, and compare with hand-computed values or
+// with the reference evaluator.
+#ifndef AOTC_CODEGEN_CODEGEN_TEST_UTIL_H_
+#define AOTC_CODEGEN_CODEGEN_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+#include "codegen/compile.h"
+#include "codegen/jit_runner.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/evaluator/evaluator_test_util.h"
+#include "compiler/frontend/load_module.h"
+#include "compiler/support/status_macros.h"
+#include "tools/compare.h"
+
+namespace aotc::codegen::testing {
+
+using ::aotc::testing::MakeArray;
+using ::aotc::testing::Scalar;
+using ::aotc::testing::Values;
+using ::aotc::testing::Vec;
+
+inline absl::StatusOr<CompiledModel> CompileText(std::string_view hlo,
+                                                 int opt_level = 2) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
+                   LoadModuleFromString(hlo, "test.hlo"));
+  CompileOptions options;
+  options.name = "m";
+  options.opt_level = opt_level;
+  return CompileModule(*module, options);
+}
+
+// Compiles, links and runs; one literal per result leaf.
+inline absl::StatusOr<std::vector<Literal>> CompileAndRun(
+    std::string_view hlo, const std::vector<Literal>& args,
+    int opt_level = 2) {
+  ASSIGN_OR_RETURN(CompiledModel compiled, CompileText(hlo, opt_level));
+  ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> loaded,
+                   LoadedModel::Load(compiled));
+  return loaded->Run(args);
+}
+
+inline void FlattenLeaves(const Literal& lit, std::vector<const Literal*>* out) {
+  if (!lit.IsTuple()) {
+    out->push_back(&lit);
+    return;
+  }
+  for (const Literal& e : lit.tuple_elements()) FlattenLeaves(e, out);
+}
+
+// Runs the compiled model at -O0 and -O2 and the reference evaluator on the
+// same arguments; every result must agree within the default tolerance.
+inline void ExpectMatchesEvaluator(std::string_view hlo,
+                                   const std::vector<Literal>& args) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  std::vector<const Literal*> leaves;
+  FlattenLeaves(*expected, &leaves);
+  for (int opt : {0, 2}) {
+    SCOPED_TRACE(::testing::Message() << "-O" << opt);
+    auto results = CompileAndRun(hlo, args, opt);
+    ASSERT_TRUE(results.ok()) << results.status();
+    ASSERT_EQ(results->size(), leaves.size());
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      const Comparison c = CompareLiterals(
+          (*results)[k], *leaves[k],
+          DefaultTolerance(leaves[k]->shape().element_type()));
+      EXPECT_TRUE(c.ok()) << "result " << k << ": " << c.mismatches
+                          << " mismatches; first " << c.first_mismatch;
+    }
+  }
+}
+
+}  // namespace aotc::codegen::testing
+
+#endif  // AOTC_CODEGEN_CODEGEN_TEST_UTIL_H_

@@ -1,0 +1,288 @@
+// Lowering a module to an object file (see compile.h): LLVM module set-up,
+// the exported entry points, the optimization pipeline and object emission.
+#include "codegen/compile.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "codegen/header/header_writer.h"
+#include "codegen/header/model_json.h"
+#include "codegen/module_context.h"
+#include "compiler/support/status_macros.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+namespace aotc::codegen {
+namespace {
+
+// Status codes of runtime_lib/include/aotc/runtime.h.
+constexpr int kErrorNullArgument = 1;
+constexpr int kErrorNullResult = 2;
+constexpr int kErrorNullTemp = 3;
+constexpr int kErrorMisalignedTemp = 4;
+
+void InitializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(
+    const CompileOptions& options, std::string* triple, std::string* cpu,
+    std::string* features) {
+  InitializeTargets();
+  const bool host = options.target_triple.empty();
+  *triple = host ? HostTriple() : llvm::Triple::normalize(options.target_triple);
+  *cpu = options.cpu;
+  *features = options.features;
+  if (cpu->empty()) *cpu = host ? HostCpu() : "generic";
+  if (features->empty() && host && options.cpu.empty()) {
+    *features = HostFeatures();
+  }
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(*triple, error);
+  if (target == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown target triple '", *triple, "': ", error));
+  }
+  if (!cpu->empty() && *cpu != "generic") {
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(*triple, "", ""));
+    if (sti != nullptr && !sti->isCPUStringValid(*cpu)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown CPU '", *cpu, "' for target ", *triple));
+    }
+  }
+  llvm::TargetOptions target_options;
+  static const llvm::CodeGenOptLevel kLevels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      *triple, *cpu, *features, target_options,
+      options.pic ? llvm::Reloc::PIC_ : llvm::Reloc::Static, std::nullopt,
+      kLevels[options.opt_level]));
+  if (tm == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create a code generator for ", *triple));
+  }
+  return tm;
+}
+
+// int checked(ptr args, ptr results, ptr temp): null and alignment checks,
+// then the entry computation.
+llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
+                            llvm::Function* entry, int64_t temp_bytes) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  auto* f = llvm::Function::Create(
+      llvm::FunctionType::get(i32, {ptr, ptr, ptr}, false),
+      llvm::GlobalValue::InternalLinkage, sig.name + ".checked", m);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
+  auto fail_if = [&](llvm::Value* cond, int code) {
+    auto* fail = llvm::BasicBlock::Create(ctx, "fail", f);
+    auto* ok = llvm::BasicBlock::Create(ctx, "ok", f);
+    b.CreateCondBr(cond, fail, ok);
+    b.SetInsertPoint(fail);
+    b.CreateRet(b.getInt32(code));
+    b.SetInsertPoint(ok);
+  };
+  auto check_array = [&](llvm::Value* array,
+                         const std::vector<TensorInfo>& tensors, int code) {
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      if (tensors[k].byte_size == 0) continue;
+      llvm::Value* p =
+          b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, array, k));
+      fail_if(b.CreateIsNull(p), code);
+    }
+  };
+  check_array(f->getArg(0), sig.args, kErrorNullArgument);
+  check_array(f->getArg(1), sig.results, kErrorNullResult);
+  if (temp_bytes > 0) {
+    llvm::Value* temp = f->getArg(2);
+    fail_if(b.CreateIsNull(temp), kErrorNullTemp);
+    llvm::Value* address = b.CreatePtrToInt(temp, b.getInt64Ty());
+    fail_if(b.CreateICmpNE(b.CreateAnd(address, b.getInt64(sig.alignment - 1)),
+                           b.getInt64(0)),
+            kErrorMisalignedTemp);
+  }
+  b.CreateCall(entry, {f->getArg(0), f->getArg(1), f->getArg(2)});
+  b.CreateRet(b.getInt32(0));
+  return f;
+}
+
+// The exported entry points:
+//   int NAME_run(const T* arg..., T* result..., void* temp);
+//   int NAME_run_packed(const void* const* args, void* const* results,
+//                       void* temp);
+void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
+                     llvm::Function* checked) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  const size_t n_args = sig.args.size();
+  const size_t n_results = sig.results.size();
+  std::vector<llvm::Type*> params(n_args + n_results + 1, ptr);
+  auto* run = llvm::Function::Create(
+      llvm::FunctionType::get(i32, params, false),
+      llvm::GlobalValue::ExternalLinkage, sig.name + "_run", m);
+  run->addFnAttr(llvm::Attribute::NoUnwind);
+  {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", run));
+    auto pack = [&](size_t first, size_t count) {
+      llvm::Type* type = llvm::ArrayType::get(ptr, std::max<size_t>(count, 1));
+      llvm::Value* a = b.CreateAlloca(type);
+      for (size_t k = 0; k < count; ++k) {
+        b.CreateStore(run->getArg(first + k),
+                      b.CreateConstInBoundsGEP2_64(type, a, 0, k));
+      }
+      return a;
+    };
+    llvm::Value* args = pack(0, n_args);
+    llvm::Value* results = pack(n_args, n_results);
+    b.CreateRet(b.CreateCall(
+        checked, {args, results, run->getArg(n_args + n_results)}));
+  }
+  auto* packed = llvm::Function::Create(
+      llvm::FunctionType::get(i32, {ptr, ptr, ptr}, false),
+      llvm::GlobalValue::ExternalLinkage, sig.name + "_run_packed", m);
+  packed->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", packed));
+  // The pointer arrays may be null only when they would be empty.
+  auto check = [&](llvm::Value* array, size_t count, int code) {
+    if (count == 0) return;
+    auto* fail = llvm::BasicBlock::Create(ctx, "fail", packed);
+    auto* ok = llvm::BasicBlock::Create(ctx, "ok", packed);
+    b.CreateCondBr(b.CreateIsNull(array), fail, ok);
+    b.SetInsertPoint(fail);
+    b.CreateRet(b.getInt32(code));
+    b.SetInsertPoint(ok);
+  };
+  check(packed->getArg(0), n_args, kErrorNullArgument);
+  check(packed->getArg(1), n_results, kErrorNullResult);
+  b.CreateRet(b.CreateCall(checked, {packed->getArg(0), packed->getArg(1),
+                                     packed->getArg(2)}));
+}
+
+void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  static const llvm::OptimizationLevel* kLevels[] = {
+      &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1,
+      &llvm::OptimizationLevel::O2, &llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager mpm =
+      level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                 : pb.buildPerModuleDefaultPipeline(*kLevels[level]);
+  mpm.run(m, mam);
+}
+
+absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,
+                                     llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, type)) {
+    return absl::InternalError("the target cannot emit this file type");
+  }
+  pm.run(m);
+  return std::string(buffer.begin(), buffer.end());
+}
+
+}  // namespace
+
+std::string HostTriple() { return llvm::sys::getProcessTriple(); }
+
+std::string HostCpu() { return llvm::sys::getHostCPUName().str(); }
+
+std::string HostFeatures() {
+  std::vector<std::string> features;
+  for (const auto& f : llvm::sys::getHostCPUFeatures()) {
+    features.push_back(absl::StrCat(f.getValue() ? "+" : "-", f.getKey().str()));
+  }
+  std::sort(features.begin(), features.end());
+  return absl::StrJoin(features, ",");
+}
+
+absl::StatusOr<CompiledModel> CompileModule(const Module& module,
+                                            const CompileOptions& options) {
+  if (options.opt_level < 0 || options.opt_level > 3) {
+    return absl::InvalidArgumentError("the optimization level must be 0..3");
+  }
+  RETURN_IF_ERROR(CheckSupported(module));
+  CompiledModel out;
+  ASSIGN_OR_RETURN(out.signature, BuildSignature(module, options.name,
+                                                 options.cpp_namespace));
+  ModelSignature& sig = out.signature;
+  ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm,
+                   MakeTargetMachine(options, &sig.target_triple, &sig.cpu,
+                                     &sig.features));
+  sig.aotc_version = AOTC_VERSION;
+
+  llvm::LLVMContext ctx;
+  llvm::Module m(sig.name, ctx);
+  m.setSourceFileName(sig.name);
+  m.setTargetTriple(sig.target_triple);
+  m.setDataLayout(tm->createDataLayout());
+  ModuleContext mc(m, sig.name);
+  ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
+  sig.temp_bytes = entry.temp_bytes;
+  EmitEntryPoints(m, sig, EmitChecked(m, sig, entry.function, entry.temp_bytes));
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration()) continue;
+    f.addFnAttr("target-cpu", sig.cpu);
+    if (!sig.features.empty()) f.addFnAttr("target-features", sig.features);
+  }
+  std::string verify_errors;
+  llvm::raw_string_ostream verify_os(verify_errors);
+  if (llvm::verifyModule(m, &verify_os)) {
+    return absl::InternalError(
+        absl::StrCat("internal error: invalid LLVM IR generated:\n",
+                     verify_errors));
+  }
+  Optimize(m, *tm, options.opt_level);
+  if (options.emit_llvm) {
+    llvm::raw_string_ostream os(out.llvm_ir);
+    m.print(os, nullptr);
+  }
+  if (options.emit_asm) {
+    // Code generation passes may change the IR they run on; the assembly is
+    // emitted from a copy so that the object does not depend on it.
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
+    ASSIGN_OR_RETURN(out.assembly,
+                     EmitFile(*copy, *tm, llvm::CodeGenFileType::AssemblyFile));
+  }
+  ASSIGN_OR_RETURN(out.object,
+                   EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
+  out.header = GenerateHeader(sig);
+  out.json = GenerateJson(sig);
+  return out;
+}
+
+}  // namespace aotc::codegen

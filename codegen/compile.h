@@ -1,0 +1,60 @@
+// The code generator's entry point: an HLO module in, a native object, its
+// header and its JSON description out.
+//
+// CompileModule checks that every reachable instruction is supported, lowers
+// the module to LLVM IR (computation_emitter.cc, elemental*.cc), adds the
+// exported entry points NAME_run and NAME_run_packed, optimizes with LLVM's
+// standard pipeline for the target, and emits the object in memory through
+// the target's TargetMachine. The same inputs and options give the same
+// bytes.
+#ifndef AOTC_CODEGEN_COMPILE_H_
+#define AOTC_CODEGEN_COMPILE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "codegen/header/signature.h"
+#include "compiler/ir/module.h"
+
+namespace aotc::codegen {
+
+struct CompileOptions {
+  std::string name;           // model name: a C identifier, the symbol prefix
+  std::string cpp_namespace;  // namespace of the generated C++ class
+  // Target; empty means this host (its triple, CPU and CPU features). A
+  // CPU left empty for another triple is "generic".
+  std::string target_triple;
+  std::string cpu;
+  std::string features;       // "+avx2,-fma" style
+  int opt_level = 2;          // 0..3
+  bool pic = true;            // position-independent code (else static)
+  bool emit_llvm = false;     // keep the optimized LLVM IR text
+  bool emit_asm = false;      // keep the assembly text
+};
+
+struct CompiledModel {
+  ModelSignature signature;
+  std::string object;     // relocatable object file bytes
+  std::string header;     // NAME.h
+  std::string json;       // NAME.json
+  std::string llvm_ir;    // when CompileOptions::emit_llvm
+  std::string assembly;   // when CompileOptions::emit_asm
+};
+
+// Located errors for the first instruction (reachable from the entry) that
+// code generation does not support: convolution, gather, scatter,
+// select-and-scatter, sort and custom-call are "not supported yet", as are
+// element types without a compute type here (complex, sub-byte, f8...).
+absl::Status CheckSupported(const Module& module);
+
+absl::StatusOr<CompiledModel> CompileModule(const Module& module,
+                                            const CompileOptions& options);
+
+// The host's triple, CPU name and CPU features ("+a,-b", sorted).
+std::string HostTriple();
+std::string HostCpu();
+std::string HostFeatures();
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_COMPILE_H_

@@ -1,0 +1,104 @@
+// Element generators: each HLO array value as a function from an Index to
+// the element's compute value, emitted at the builder's insertion point.
+//
+// An instruction's generator is built from its operands' generators, so the
+// same code serves three uses: materializing one instruction into a buffer
+// (operands read from their buffers), inlining a fusion computation (the
+// fused instructions call each other's generators and never touch memory),
+// and computing scalar computations such as reducers (rank-0 indices).
+#ifndef AOTC_CODEGEN_ELEMENTAL_H_
+#define AOTC_CODEGEN_ELEMENTAL_H_
+
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "codegen/ir_array.h"
+#include "codegen/module_context.h"
+#include "compiler/ir/instruction.h"
+
+namespace aotc::codegen {
+
+using Generator = std::function<absl::StatusOr<llvm::Value*>(const Index&)>;
+// One generator per array leaf of a value (one for an array value).
+using LeafGenerators = std::vector<Generator>;
+
+// A generator reading `array` (whose Shape must outlive the generator).
+Generator ArrayReader(llvm::IRBuilderBase& b, IrArray array);
+
+class ElementalEmitter {
+ public:
+  ElementalEmitter(ModuleContext& mc, llvm::IRBuilderBase& b)
+      : mc_(mc), b_(b) {}
+
+  // The leaf generators of `inst` from its operands' leaf generators.
+  // Errors (located at inst) for opcodes that have no element-wise form
+  // here (while, conditional, sort...) or are not defined for the type.
+  absl::StatusOr<LeafGenerators> MakeGenerators(
+      const Instruction& inst, const std::vector<LeafGenerators>& operands);
+
+  // All results of a reduce at `index` (one per output of a variadic
+  // reduce), computed in one pass.
+  absl::StatusOr<std::vector<llvm::Value*>> EmitReduce(
+      const Instruction& inst, const std::vector<LeafGenerators>& operands,
+      const Index& index);
+
+  // Generators of every instruction of `comp` reachable from its root, with
+  // its parameters given; returns the root's leaf generators.
+  absl::StatusOr<LeafGenerators> EmitComputation(
+      const Computation& comp, const std::vector<LeafGenerators>& parameters);
+
+  // Calls the scalar computation `comp` on compute values; returns its
+  // root's leaves.
+  absl::StatusOr<std::vector<llvm::Value*>> CallScalar(
+      const Computation& comp, const std::vector<llvm::Value*>& args);
+
+ private:
+  absl::StatusOr<Generator> Movement(const Instruction& inst,
+                                     const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> Pad(const Instruction& inst,
+                                const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> Concatenate(const Instruction& inst,
+                                        const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> DynamicSlice(const Instruction& inst,
+                                         const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> DynamicUpdateSlice(
+      const Instruction& inst, const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> ReduceWindow(const Instruction& inst,
+                                         const std::vector<LeafGenerators>& ops,
+                                         int leaf);
+  absl::StatusOr<Generator> Dot(const Instruction& inst,
+                                const std::vector<LeafGenerators>& ops);
+  absl::StatusOr<Generator> Map(const Instruction& inst,
+                                const std::vector<LeafGenerators>& ops);
+  // One array leaf of a constant: scalars become immediates, arrays are
+  // read from a read-only global.
+  absl::StatusOr<Generator> Constant(const Instruction& inst,
+                                     const Literal& literal);
+
+  // Start indices of dynamic-slice / dynamic-update-slice operands
+  // [first, first + rank), clamped to [0, dim - size] per dimension.
+  absl::StatusOr<std::vector<llvm::Value*>> ClampedStarts(
+      const Instruction& inst, const std::vector<LeafGenerators>& ops,
+      int first, const std::vector<int64_t>& sizes);
+
+  ModuleContext& mc_;
+  llvm::IRBuilderBase& b_;
+};
+
+// Evaluates a generator at `index`, converting a value of element type
+// `from` into `to` when they differ.
+absl::StatusOr<llvm::Value*> GenerateAs(llvm::IRBuilderBase& b,
+                                        const Generator& g, const Index& index,
+                                        PrimitiveType from, PrimitiveType to);
+
+// The index into a scalar (rank-0) operand.
+Index ScalarIndex(const Shape& scalar_shape);
+
+// The array leaves of a literal, depth first.
+void LiteralLeaves(const Literal& literal, std::vector<const Literal*>* out);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_ELEMENTAL_H_

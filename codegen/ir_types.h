@@ -1,0 +1,37 @@
+// How HLO element types live in LLVM IR.
+//
+// Every element type has a storage type (what a buffer holds) and a compute
+// type (what arithmetic works on): pred is stored as i8 and computed as i1;
+// f16 and bf16 are stored as their i16 bit patterns and computed in float,
+// rounded to nearest even after every operation, as the reference evaluator
+// does; every other type is computed in its storage type. Conversions
+// between the two are emitted inline (no calls into compiler runtimes).
+#ifndef AOTC_CODEGEN_IR_TYPES_H_
+#define AOTC_CODEGEN_IR_TYPES_H_
+
+#include "compiler/ir/primitive_type.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace aotc::codegen {
+
+// True for the element types the code generator computes with: pred,
+// s8..s64, u8..u64, f16, bf16, f32, f64.
+bool IsCodegenType(PrimitiveType type);
+
+llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type);
+llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type);
+
+// Storage value -> compute value and back.
+llvm::Value* StorageToCompute(llvm::IRBuilderBase& b, llvm::Value* v,
+                              PrimitiveType type);
+llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
+                              PrimitiveType type);
+
+// For f16 / bf16: the compute value rounded to the storage precision (and
+// back to float); identity for other types.
+llvm::Value* RoundToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
+                            PrimitiveType type);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_IR_TYPES_H_

@@ -1,0 +1,153 @@
+// In-process linking and running of compiled objects (see jit_runner.h).
+#include "codegen/jit_runner.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "aotc/runtime.h"
+#include "codegen/layout_bytes.h"
+#include "compiler/support/status_macros.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+namespace aotc::codegen {
+namespace {
+
+absl::Status FromLlvm(llvm::Error error, const char* what) {
+  std::string text = llvm::toString(std::move(error));
+  return absl::InternalError(absl::StrCat(what, ": ", text));
+}
+
+std::unique_ptr<char[], void (*)(char*)> AlignedBuffer(int64_t bytes) {
+  const size_t size = static_cast<size_t>((bytes + 63) / 64 * 64 + 64);
+  char* p = static_cast<char*>(std::aligned_alloc(64, size));
+  std::memset(p, 0, size);
+  return {p, [](char* q) { std::free(q); }};
+}
+
+// The runtime functions compiled objects may call.
+llvm::orc::SymbolMap RuntimeSymbols(llvm::orc::LLJIT& jit) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](const char* name, auto* fn) {
+    map[jit.mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(reinterpret_cast<void*>(fn)),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  add("aotc_parallel_for", &aotc_parallel_for);
+  add("aotc_set_parallel_for", &aotc_set_parallel_for);
+  add("aotc_status_message", &aotc_status_message);
+  return map;
+}
+
+}  // namespace
+
+Shape TensorShape(const TensorInfo& t) {
+  Layout layout;
+  layout.minor_to_major = t.minor_to_major;
+  return Shape::ArrayWithLayout(t.type, t.dims, std::move(layout));
+}
+
+LoadedModel::~LoadedModel() = default;
+
+absl::StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(
+    const CompiledModel& model) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setObjectLinkingLayerCreator(
+                     [](llvm::orc::ExecutionSession& es, const llvm::Triple&)
+                         -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                       return std::make_unique<llvm::orc::ObjectLinkingLayer>(es);
+                     })
+                 .create();
+  if (!jit) return FromLlvm(jit.takeError(), "cannot start the in-memory linker");
+  std::unique_ptr<LoadedModel> loaded(new LoadedModel());
+  loaded->jit_ = std::move(*jit);
+  loaded->signature_ = model.signature;
+  llvm::orc::LLJIT& j = *loaded->jit_;
+  llvm::orc::JITDylib& lib = j.getMainJITDylib();
+  if (llvm::Error e = lib.define(llvm::orc::absoluteSymbols(RuntimeSymbols(j)))) {
+    return FromLlvm(std::move(e), "cannot define the runtime symbols");
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      j.getDataLayout().getGlobalPrefix());
+  if (!process) return FromLlvm(process.takeError(), "cannot search this process");
+  lib.addGenerator(std::move(*process));
+  if (llvm::Error e = j.addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          model.object, model.signature.name + ".o"))) {
+    return FromLlvm(std::move(e), "cannot link the object");
+  }
+  auto symbol = j.lookup(model.signature.name + "_run_packed");
+  if (!symbol) return FromLlvm(symbol.takeError(), "cannot find the entry point");
+  loaded->run_packed_ = symbol->toPtr<PackedFn>();
+  return loaded;
+}
+
+int LoadedModel::RunPacked(const void* const* args, void* const* results,
+                           void* temp) {
+  return run_packed_(args, results, temp);
+}
+
+absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
+    const std::vector<Literal>& args) {
+  if (args.size() != signature_.args.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the model takes ", signature_.args.size(),
+                     " arguments, got ", args.size()));
+  }
+  auto session = std::make_unique<Session>();
+  session->model_ = this;
+  for (size_t k = 0; k < args.size(); ++k) {
+    const Shape shape = TensorShape(signature_.args[k]);
+    if (!args[k].shape().Compatible(shape)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "argument ", k, " (", signature_.args[k].name, ") must be ",
+          shape.ToString(false), ", got ", args[k].shape().ToString(false)));
+    }
+    const std::string bytes = PhysicalBytes(args[k], shape);
+    auto buffer = AlignedBuffer(static_cast<int64_t>(bytes.size()));
+    std::memcpy(buffer.get(), bytes.data(), bytes.size());
+    session->args_.push_back(buffer.get());
+    session->buffers_.push_back(std::move(buffer));
+  }
+  for (const TensorInfo& r : signature_.results) {
+    auto buffer = AlignedBuffer(r.byte_size);
+    session->results_.push_back(buffer.get());
+    session->buffers_.push_back(std::move(buffer));
+  }
+  auto temp = AlignedBuffer(signature_.temp_bytes);
+  session->temp_ = temp.get();
+  session->buffers_.push_back(std::move(temp));
+  return session;
+}
+
+int LoadedModel::Session::Run() {
+  return model_->RunPacked(args_.data(), results_.data(), temp_);
+}
+
+std::vector<Literal> LoadedModel::Session::Results() const {
+  std::vector<Literal> out;
+  const std::vector<TensorInfo>& results = model_->signature().results;
+  for (size_t k = 0; k < results.size(); ++k) {
+    out.push_back(LiteralFromPhysical(TensorShape(results[k]), results_[k]));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Literal>> LoadedModel::Run(
+    const std::vector<Literal>& args) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Session> session, Prepare(args));
+  const int status = session->Run();
+  if (status != 0) {
+    return absl::InternalError(absl::StrCat(
+        "the compiled model returned status ", status, ": ",
+        aotc_status_message(status)));
+  }
+  return session->Results();
+}
+
+}  // namespace aotc::codegen

@@ -1,0 +1,74 @@
+// Running a compiled model inside this process, for `aotc run` and the
+// end-to-end tests.
+//
+// The object file that `aotc compile` writes is linked in memory with LLVM's
+// JITLink (through ORC's ObjectLinkingLayer), exactly as a system linker
+// would link it into a program: the code that runs is the code that ships.
+// memcpy/memset/memmove resolve to this process's C library and the aotc_*
+// runtime functions to the runtime library linked into this process.
+#ifndef AOTC_CODEGEN_JIT_RUNNER_H_
+#define AOTC_CODEGEN_JIT_RUNNER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "codegen/compile.h"
+#include "compiler/ir/literal.h"
+
+namespace llvm::orc {
+class LLJIT;
+}
+
+namespace aotc::codegen {
+
+class LoadedModel {
+ public:
+  // Links `model.object` (compiled for this host) into memory.
+  static absl::StatusOr<std::unique_ptr<LoadedModel>> Load(
+      const CompiledModel& model);
+  ~LoadedModel();
+
+  // Calls NAME_run_packed with buffers in the physical layouts of the
+  // signature; returns its status code.
+  int RunPacked(const void* const* args, void* const* results, void* temp);
+
+  // Runs the model on logical row-major literals (one per argument) and
+  // returns one literal per result. Buffers are allocated here, 64-byte
+  // aligned. Errors when the model returns a nonzero status.
+  absl::StatusOr<std::vector<Literal>> Run(const std::vector<Literal>& args);
+
+  // Prepared buffers for repeated timed runs of the same inputs.
+  class Session {
+   public:
+    int Run();
+    std::vector<Literal> Results() const;
+
+   private:
+    friend class LoadedModel;
+    LoadedModel* model_ = nullptr;
+    std::vector<std::unique_ptr<char[], void (*)(char*)>> buffers_;
+    std::vector<const void*> args_;
+    std::vector<void*> results_;
+    void* temp_ = nullptr;
+  };
+  absl::StatusOr<std::unique_ptr<Session>> Prepare(
+      const std::vector<Literal>& args);
+
+  const ModelSignature& signature() const { return signature_; }
+
+ private:
+  LoadedModel() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  using PackedFn = int (*)(const void* const*, void* const*, void*);
+  PackedFn run_packed_ = nullptr;
+  ModelSignature signature_;
+};
+
+// Shapes of the signature's tensors (dims, element type, layout).
+Shape TensorShape(const TensorInfo& t);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_JIT_RUNNER_H_

@@ -1,0 +1,65 @@
+// State shared while one HLO module is lowered into one llvm::Module: the
+// symbol prefix, the constant pool, and the functions already emitted for
+// called computations.
+#ifndef AOTC_CODEGEN_MODULE_CONTEXT_H_
+#define AOTC_CODEGEN_MODULE_CONTEXT_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/literal.h"
+#include "llvm/IR/Module.h"
+
+namespace aotc::codegen {
+
+// A computation lowered to `void f(ptr params, ptr results, ptr temp)`:
+// params and results are arrays of pointers to the array leaves of the
+// parameters (flattened in parameter order) and of the root; temp is scratch
+// of temp_bytes bytes, 64-byte aligned.
+struct BufferFunction {
+  llvm::Function* function = nullptr;
+  int64_t temp_bytes = 0;
+};
+
+inline constexpr int64_t kBufferAlignment = 64;
+
+class ModuleContext {
+ public:
+  ModuleContext(llvm::Module& module, std::string prefix)
+      : module_(module), prefix_(std::move(prefix)) {}
+
+  llvm::Module& module() { return module_; }
+  llvm::LLVMContext& context() { return module_.getContext(); }
+  const std::string& prefix() const { return prefix_; }
+
+  // A read-only global holding the literal's bytes in the physical layout
+  // of its shape, 64-byte aligned; identical contents share one global.
+  llvm::GlobalVariable* ConstantGlobal(const Literal& literal);
+
+  // The function computing a computation whose values are all scalars (a
+  // reducer, a map or sort comparator): it takes and returns compute values
+  // (a struct for a tuple root). Emitted once, marked always-inline.
+  absl::StatusOr<llvm::Function*> ScalarFunction(const Computation& comp);
+
+  // The buffer-level function of a computation (while bodies and
+  // conditions, branches, calls, the entry).
+  absl::StatusOr<BufferFunction> GetBufferFunction(const Computation& comp);
+
+  // A fresh internal symbol name for a computation's function.
+  std::string FunctionName(const Computation& comp, const char* kind);
+
+ private:
+  llvm::Module& module_;
+  std::string prefix_;
+  std::map<std::string, llvm::GlobalVariable*> constants_;
+  std::map<const Computation*, llvm::Function*> scalar_functions_;
+  std::map<const Computation*, BufferFunction> buffer_functions_;
+  int next_function_ = 0;
+};
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_MODULE_CONTEXT_H_

@@ -1,0 +1,94 @@
+// Result comparison with per-type tolerances (see compare.h).
+#include "tools/compare.h"
+
+#include <cmath>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/ir/native_type.h"
+#include "compiler/support/check.h"
+
+namespace aotc {
+namespace {
+
+template <typename C>
+double AsDouble(C v) {
+  if constexpr (std::is_same_v<C, Half> || std::is_same_v<C, BFloat16>) {
+    return static_cast<double>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<C, bool>) {
+    return v ? 1.0 : 0.0;
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+std::string IndexText(const Shape& shape, int64_t linear) {
+  std::vector<int64_t> index(shape.rank());
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    index[d] = linear % shape.dimensions(d);
+    linear /= shape.dimensions(d);
+  }
+  return absl::StrCat("[", absl::StrJoin(index, ","), "]");
+}
+
+}  // namespace
+
+Tolerance DefaultTolerance(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64:
+      return {1e-9, 1e-9};
+    case PrimitiveType::kF32:
+      return {1e-5, 1e-4};
+    case PrimitiveType::kF16:
+      return {1e-3, 1e-2};
+    case PrimitiveType::kBF16:
+      return {1e-2, 4e-2};
+    default:
+      return {0, 0};
+  }
+}
+
+Comparison CompareLiterals(const Literal& actual, const Literal& expected,
+                           Tolerance tolerance) {
+  AOTC_CHECK(actual.shape().Compatible(expected.shape()),
+             "comparing literals of different shapes");
+  Comparison c;
+  c.elements = expected.element_count();
+  const PrimitiveType type = expected.shape().element_type();
+  DispatchComputableType(type, [&]<PrimitiveType P>() {
+    using C = NativeType<P>;
+    if constexpr (!std::is_same_v<C, std::complex<float>> &&
+                  !std::is_same_v<C, std::complex<double>>) {
+      auto a = actual.data<C>();
+      auto e = expected.data<C>();
+      for (int64_t i = 0; i < c.elements; ++i) {
+        const double x = AsDouble(a[i]);
+        const double y = AsDouble(e[i]);
+        bool match;
+        if (std::isnan(x) || std::isnan(y)) {
+          match = std::isnan(x) && std::isnan(y);
+        } else if (std::isinf(x) || std::isinf(y)) {
+          match = x == y;
+        } else {
+          const double abs_error = std::fabs(x - y);
+          const double rel_error = y == 0 ? abs_error : abs_error / std::fabs(y);
+          c.max_abs_error = std::max(c.max_abs_error, abs_error);
+          c.max_rel_error = std::max(c.max_rel_error, rel_error);
+          match = abs_error <= tolerance.abs + tolerance.rel * std::fabs(y);
+        }
+        if (!match) {
+          if (c.mismatches == 0) {
+            c.first_mismatch =
+                absl::StrCat("element ", IndexText(expected.shape(), i),
+                             ": got ", x, ", expected ", y);
+          }
+          ++c.mismatches;
+        }
+      }
+    }
+  });
+  return c;
+}
+
+}  // namespace aotc

@@ -1,0 +1,87 @@
+// `aotc compile MODEL -o DIR`: compile a model into DIR/NAME.o, NAME.h and
+// NAME.json (and, on request, NAME.ll and NAME.s).
+//
+// Everything is produced in memory first; files are written only when the
+// whole compilation succeeded, each atomically (temporary file + rename), so
+// a failed compile leaves nothing behind and never a half-written file.
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "codegen/compile.h"
+#include "codegen/header/c_names.h"
+#include "compiler/frontend/load_module.h"
+#include "compiler/support/file_io.h"
+#include "tools/commands.h"
+
+namespace aotc {
+namespace {
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
+  return 1;
+}
+
+}  // namespace
+
+int RunCompile(const CompileCommandOptions& options) {
+  codegen::CompileOptions copts = options.codegen;
+  bool want_obj = false, want_header = false, want_json = false;
+  for (absl::string_view kind : absl::StrSplit(options.emit, ',')) {
+    if (kind == "obj") {
+      want_obj = true;
+    } else if (kind == "header") {
+      want_header = true;
+    } else if (kind == "json") {
+      want_json = true;
+    } else if (kind == "llvm") {
+      copts.emit_llvm = true;
+    } else if (kind == "asm") {
+      copts.emit_asm = true;
+    } else {
+      std::fprintf(stderr,
+                   "aotc: error: unknown --emit kind '%s' (expected obj, "
+                   "header, json, llvm or asm)\n",
+                   std::string(kind).c_str());
+      return 2;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Module>> module =
+      LoadModuleFromFile(options.model);
+  if (!module.ok()) return Fail(module.status());
+  if (copts.name.empty()) copts.name = codegen::ModelNameFromPath(options.model);
+  absl::StatusOr<codegen::CompiledModel> compiled =
+      codegen::CompileModule(**module, copts);
+  if (!compiled.ok()) return Fail(compiled.status());
+
+  std::vector<std::pair<std::string, const std::string*>> files;
+  const std::string base = absl::StrCat(options.output_dir, "/", copts.name);
+  if (want_obj) files.push_back({base + ".o", &compiled->object});
+  if (want_header) files.push_back({base + ".h", &compiled->header});
+  if (want_json) files.push_back({base + ".json", &compiled->json});
+  if (copts.emit_llvm) files.push_back({base + ".ll", &compiled->llvm_ir});
+  if (copts.emit_asm) files.push_back({base + ".s", &compiled->assembly});
+  if (absl::Status st = EnsureDirectory(options.output_dir); !st.ok()) {
+    return Fail(st);
+  }
+  for (const auto& [path, contents] : files) {
+    if (absl::Status st = WriteFileAtomically(path, *contents); !st.ok()) {
+      return Fail(st);
+    }
+  }
+  std::printf("compiled %s for %s (%s): %zu arguments, %zu results, %lld "
+              "temp bytes\n",
+              copts.name.c_str(), compiled->signature.target_triple.c_str(),
+              compiled->signature.cpu.c_str(), compiled->signature.args.size(),
+              compiled->signature.results.size(),
+              static_cast<long long>(compiled->signature.temp_bytes));
+  for (const auto& [path, contents] : files) {
+    std::printf("  wrote %s (%zu bytes)\n", path.c_str(), contents->size());
+  }
+  return 0;
+}
+
+}  // namespace aotc

@@ -1,0 +1,154 @@
+// `aotc run MODEL [inputs]`: compile a model for this host, link the object
+// in memory (codegen/jit_runner.h) and run it; optionally check it against
+// the reference evaluator and time it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/header/c_names.h"
+#include "codegen/jit_runner.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/frontend/load_module.h"
+#include "compiler/ir/printer.h"
+#include "compiler/support/file_io.h"
+#include "tools/commands.h"
+#include "tools/compare.h"
+#include "tools/npy.h"
+
+namespace aotc {
+namespace {
+
+constexpr int64_t kPrintLimit = 64;
+
+int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
+  return 1;
+}
+
+void Leaves(const Literal& lit, std::vector<const Literal*>* out) {
+  if (!lit.IsTuple()) {
+    out->push_back(&lit);
+    return;
+  }
+  for (const Literal& e : lit.tuple_elements()) Leaves(e, out);
+}
+
+// Compares every result with the evaluator's; prints one line per result.
+// Returns false on any mismatch.
+bool Check(const Module& module, const std::vector<Literal>& args,
+           const std::vector<Literal>& results, int64_t max_work,
+           absl::Status* error) {
+  EvaluateOptions eval_options;
+  eval_options.max_work = max_work;
+  absl::StatusOr<Literal> expected = EvaluateModule(module, args, eval_options);
+  if (!expected.ok()) {
+    *error = expected.status();
+    return false;
+  }
+  std::vector<const Literal*> leaves;
+  Leaves(*expected, &leaves);
+  bool ok = true;
+  for (size_t k = 0; k < results.size(); ++k) {
+    const PrimitiveType type = results[k].shape().element_type();
+    const Tolerance tol = DefaultTolerance(type);
+    const Comparison c = CompareLiterals(results[k], *leaves[k], tol);
+    std::string line = absl::StrCat(
+        "check result", k, ": max abs error ", c.max_abs_error,
+        ", max rel error ", c.max_rel_error, " (tolerance abs ", tol.abs,
+        " + rel ", tol.rel, "): ");
+    if (c.ok()) {
+      absl::StrAppend(&line, "ok");
+    } else {
+      absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
+                      " elements; first ", c.first_mismatch);
+      ok = false;
+    }
+    std::printf("%s\n", line.c_str());
+  }
+  return ok;
+}
+
+}  // namespace
+
+int RunRun(const RunCommandOptions& options) {
+  absl::StatusOr<std::unique_ptr<Module>> module =
+      LoadModuleFromFile(options.model);
+  if (!module.ok()) return Fail(module.status());
+  codegen::CompileOptions copts;
+  copts.name = codegen::ModelNameFromPath(options.model);
+  copts.opt_level = options.opt_level;
+  absl::StatusOr<codegen::CompiledModel> compiled =
+      codegen::CompileModule(**module, copts);
+  if (!compiled.ok()) return Fail(compiled.status());
+  // Inputs are bound after compiling: a model that does not compile fails
+  // before any (possibly large) input is read or generated.
+  absl::StatusOr<std::vector<Literal>> args =
+      BindInputs(*(*module)->entry(), options.inputs);
+  if (!args.ok()) return Fail(args.status());
+  absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> loaded =
+      codegen::LoadedModel::Load(*compiled);
+  if (!loaded.ok()) return Fail(loaded.status());
+  absl::StatusOr<std::unique_ptr<codegen::LoadedModel::Session>> session =
+      (*loaded)->Prepare(*args);
+  if (!session.ok()) return Fail(session.status());
+  const int status = (*session)->Run();
+  if (status != 0) {
+    return Fail(absl::InternalError(
+        absl::StrCat("the compiled model returned status ", status)));
+  }
+  const std::vector<Literal> results = (*session)->Results();
+
+  if (!options.output_dir.empty()) {
+    if (absl::Status st = EnsureDirectory(options.output_dir); !st.ok()) {
+      return Fail(st);
+    }
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Literal& leaf = results[i];
+    std::string line =
+        absl::StrCat("result", i, ": ", leaf.shape().ToString(false));
+    if (leaf.element_count() <= kPrintLimit) {
+      absl::StrAppend(&line, " ", LiteralToString(leaf));
+    }
+    if (!options.output_dir.empty()) {
+      std::string path = absl::StrCat(options.output_dir, "/result", i, ".npy");
+      absl::StatusOr<std::string> bytes = WriteNpy(leaf);
+      if (!bytes.ok()) return Fail(bytes.status());
+      if (absl::Status st = WriteFileAtomically(path, *bytes); !st.ok()) {
+        return Fail(st);
+      }
+      absl::StrAppend(&line, " -> ", path);
+    }
+    std::printf("%s\n", line.c_str());
+  }
+
+  if (options.bench > 0) {
+    std::vector<double> ms;
+    for (int64_t i = 0; i < options.bench; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      (*session)->Run();
+      const auto end = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("bench: %lld runs, min %.3f ms, median %.3f ms\n",
+                static_cast<long long>(options.bench), ms.front(),
+                ms[ms.size() / 2]);
+  }
+
+  if (options.check) {
+    absl::Status error;
+    if (!Check(**module, *args, results, options.max_work, &error)) {
+      if (!error.ok()) return Fail(error);
+      std::fprintf(stderr, "aotc: error: results differ from the reference "
+                           "evaluator beyond the tolerance\n");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace aotc
