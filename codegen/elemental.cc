@@ -172,7 +172,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
       };
       break;
     case Opcode::kBitcast:
-      if (in.element_type() != out.element_type()) {
+      if (BitWidth(in.element_type()) != BitWidth(out.element_type())) {
         return NoElementalForm(inst);
       }
       map = [&b, &in, &out](const Index& o) {
@@ -218,6 +218,19 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
       break;
     default:
       return NoElementalForm(inst);
+  }
+  if (in.element_type() != out.element_type()) {
+    // A same-width bitcast that changes the element type reinterprets the
+    // bits, as bitcast-convert does.
+    const PrimitiveType from = in.element_type();
+    const PrimitiveType to = out.element_type();
+    return Generator([&b, operand, map, from, to](
+                         const Index& o) -> absl::StatusOr<Value*> {
+      ASSIGN_OR_RETURN(Value * v, operand(map(o)));
+      Value* bits = ComputeToStorage(b, v, from);
+      return StorageToCompute(
+          b, b.CreateBitCast(bits, StorageType(b.getContext(), to)), to);
+    });
   }
   return Generator([operand, map](const Index& o) { return operand(map(o)); });
 }
