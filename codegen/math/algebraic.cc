@@ -6,6 +6,7 @@
 // which triple the correct digits each, and for f64 a final Newton step
 // written as a small correction so that its rounding errors stay below an ulp.
 #include <cmath>
+
 #include "codegen/math/math_builder.h"
 #include "codegen/math/math_coefficients.h"
 #include "codegen/math/math_emitter.h"
@@ -22,8 +23,8 @@ llvm::Value* CbrtGuess(const Fp& f, llvm::Value* a) {
   llvm::IRBuilderBase& b = f.b();
   llvm::Value* bits = f.ToBits(a);
   if (!f.is_f64()) {
-    return f.FromBits(b.CreateAdd(b.CreateUDiv(bits, f.I(3)),
-                                  f.I(kCbrtGuessF32)));
+    return f.FromBits(
+        b.CreateAdd(b.CreateUDiv(bits, f.I(3)), f.I(kCbrtGuessF32)));
   }
   llvm::Type* i32 = b.getInt32Ty();
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(f.type())) {
@@ -41,7 +42,8 @@ llvm::Value* CbrtImpl(const Fp& f, llvm::Value* x) {
   // Subnormals are scaled by 2^(3j) into the normal range.
   int scale_bits = f.is_f64() ? 54 : 24;
   llvm::Value* subnormal = f.Lt(a, f.MinNormal());
-  llvm::Value* as = f.Select(subnormal, f.Mul(a, f.C(std::ldexp(1.0, scale_bits))), a);
+  llvm::Value* as =
+      f.Select(subnormal, f.Mul(a, f.C(std::ldexp(1.0, scale_bits))), a);
   llvm::Value* y = CbrtGuess(f, as);
 
   Fp d = f.WithElement(b.getDoubleTy());
@@ -61,8 +63,8 @@ llvm::Value* CbrtImpl(const Fp& f, llvm::Value* x) {
     llvm::Value* diff = d.Sub(y, d.Div(ad, d.Mul(y, y)));
     y = d.Sub(y, d.Mul(diff, d.C(1.0 / 3)));
   }
-  y = d.Mul(y, d.Select(subnormal, d.C(std::ldexp(1.0, -scale_bits / 3)),
-                        d.C(1)));
+  y = d.Mul(y,
+            d.Select(subnormal, d.C(std::ldexp(1.0, -scale_bits / 3)), d.C(1)));
   if (!f.is_f64()) y = b.CreateFPTrunc(y, f.type());
   llvm::Value* result = f.CopySign(y, x);
   // 0, infinities and NaN are their own cube roots.

@@ -45,11 +45,11 @@ llvm::Value* Expm1Poly(const Fp& f, llvm::Value* r) {
   return f.MulAdd(f.Mul(r, r), q, r);
 }
 
-// log(1 + fm) - fm + fm^2/2 for the reduced fm = m - 1, without the leading
-// terms so that callers can add them in the most accurate order.
+// The pieces of log(1 + f) for f = m - 1, kept apart so that callers add
+// them smallest first: log(1 + f) = f - (hfsq - s_tail).
 struct LogCore {
-  llvm::Value* f;      // m - 1
-  llvm::Value* hfsq;   // f^2 / 2
+  llvm::Value* f;       // m - 1
+  llvm::Value* hfsq;    // f^2 / 2
   llvm::Value* s_tail;  // s (hfsq + R(z)), s = f / (2 + f)
 };
 
@@ -114,15 +114,14 @@ LogReduction ReduceForLog(const Fp& f, llvm::Value* x) {
   int64_t sqrt_half = SqrtHalfBits(f);
   int64_t one = static_cast<int64_t>(f.bias()) << f.mantissa_bits();
   llvm::Value* ix = b.CreateAdd(f.ToBits(xs), f.I(one - sqrt_half));
-  llvm::Value* k = b.CreateSub(b.CreateAShr(ix, f.mantissa_bits()),
-                               f.I(f.bias()));
+  llvm::Value* k =
+      b.CreateSub(b.CreateAShr(ix, f.mantissa_bits()), f.I(f.bias()));
   int64_t mantissa_mask = (int64_t{1} << f.mantissa_bits()) - 1;
   llvm::Value* m_bits =
       b.CreateAdd(b.CreateAnd(ix, f.I(mantissa_mask)), f.I(sqrt_half));
   LogReduction red;
   red.m = f.FromBits(m_bits);
-  red.k = f.Sub(f.IntToFp(k),
-                f.Select(subnormal, f.C(scale_bits), f.C(0)));
+  red.k = f.Sub(f.IntToFp(k), f.Select(subnormal, f.C(scale_bits), f.C(0)));
   return red;
 }
 
@@ -138,10 +137,10 @@ llvm::Value* LogImpl(const Fp& f, llvm::Value* x) {
 namespace {
 
 llvm::Value* Log1pImpl(const Fp& f, llvm::Value* x) {
-  // log1p(x) = log(u) + log(1 + c/u) with u = 1 + x rounded and c = x - (u -
-  // 1) its rounding error; c is exact while u < 2^mantissa_bits, and beyond
-  // it c/u is far below an ulp of the result. u >= 2^-mantissa_bits for x >
-  // -1, so u is never subnormal.
+  // log1p(x) = log(u) + log(1 + c/u), where u = 1 + x rounded and c is its
+  // rounding error x - (u - 1): exact while u < 2^mantissa_bits, and far
+  // below an ulp of the result beyond. For x > -1, u >= 2^-mantissa_bits is
+  // never subnormal.
   llvm::Value* u = f.Add(f.C(1), x);
   llvm::Value* c = f.Div(f.Sub(x, f.Sub(u, f.C(1))), u);
   LogReduction red = ReduceForLog(f, u);
@@ -159,7 +158,8 @@ using math_internal::Fp;
 using math_internal::WithFp;
 
 llvm::Value* EmitExp(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return WithFp(b, x, [&](const Fp& f) { return math_internal::ExpImpl(f, x); });
+  return WithFp(b, x,
+                [&](const Fp& f) { return math_internal::ExpImpl(f, x); });
 }
 
 llvm::Value* EmitExpm1(llvm::IRBuilderBase& b, llvm::Value* x) {
@@ -168,7 +168,8 @@ llvm::Value* EmitExpm1(llvm::IRBuilderBase& b, llvm::Value* x) {
 }
 
 llvm::Value* EmitLog(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return WithFp(b, x, [&](const Fp& f) { return math_internal::LogImpl(f, x); });
+  return WithFp(b, x,
+                [&](const Fp& f) { return math_internal::LogImpl(f, x); });
 }
 
 llvm::Value* EmitLog1p(llvm::IRBuilderBase& b, llvm::Value* x) {

@@ -270,7 +270,9 @@ def emit_array(out, name, comment, values, f32, error=None):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else 'codegen/math/math_coefficients.h'
+    path = 'codegen/math/math_coefficients.h'
+    if len(sys.argv) > 1:
+        path = sys.argv[1]
     out = [
         '// Polynomial coefficients and split constants of the math emitters.',
         '//',

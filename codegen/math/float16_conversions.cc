@@ -61,8 +61,8 @@ llvm::Value* Narrow(const Fp& f, llvm::Value* x, const Format& fmt) {
   int64_t rebias = int64_t{f.bias() - fmt.bias} << src_mantissa;
   llvm::Value* lsb = b.CreateAnd(b.CreateLShr(a, shift), f.I(1));
   llvm::Value* normal = b.CreateSub(a, f.I(rebias));
-  normal = b.CreateAdd(normal, b.CreateAdd(f.I((int64_t{1} << (shift - 1)) - 1),
-                                           lsb));
+  normal = b.CreateAdd(normal,
+                       b.CreateAdd(f.I((int64_t{1} << (shift - 1)) - 1), lsb));
   normal = b.CreateLShr(normal, shift);
 
   // Subnormal range: |x| + 2^(src_mantissa - fmt_sub_exp) rounds |x| to a
@@ -74,14 +74,14 @@ llvm::Value* Narrow(const Fp& f, llvm::Value* x, const Format& fmt) {
 
   double min_normal = std::ldexp(1.0, 1 - fmt.bias);
   // Halfway between the largest finite value and 2^(bias + 1) rounds up.
-  double overflow = std::ldexp(2.0 - std::ldexp(1.0, -fmt.mantissa - 1),
-                               fmt.bias);
+  double overflow =
+      std::ldexp(2.0 - std::ldexp(1.0, -fmt.mantissa - 1), fmt.bias);
   llvm::Value* result = b.CreateSelect(
       b.CreateICmpUGE(a, f.ToBits(f.C(min_normal))), normal, subnormal);
   result = b.CreateSelect(b.CreateICmpUGE(a, f.ToBits(f.C(overflow))),
                           f.I(fmt_inf), result);
-  result = b.CreateSelect(b.CreateICmpUGT(a, f.I(inf_bits)),
-                          f.I(fmt.quiet_nan), result);
+  result = b.CreateSelect(b.CreateICmpUGT(a, f.I(inf_bits)), f.I(fmt.quiet_nan),
+                          result);
   result = b.CreateOr(result, sign);
   return b.CreateTrunc(result, IntLike(b, x->getType(), 16));
 }

@@ -28,7 +28,10 @@ uint64_t RawBits(double v) { return BitsOf(v); }
 
 KernelSpec ConversionSpec(const char* name, Converter emit, Elem in, Elem out,
                           unsigned width) {
-  return {KernelName(name), {in}, out, width,
+  return {KernelName(name),
+          {in},
+          out,
+          width,
           [emit](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
             return emit(b, v[0]);
           }};
@@ -39,9 +42,9 @@ KernelSpec ConversionSpec(const char* name, Converter emit, Elem in, Elem out,
 template <typename In, typename Out, typename Expected>
 void CheckConversion(const char* name, Converter emit, Elem in, Elem out,
                      const std::vector<In>& inputs, Expected expected) {
-  std::vector<void*> host = CompileKernels(
-      Target::kHost, {ConversionSpec(name, emit, in, out, 1),
-                      ConversionSpec(name, emit, in, out, 4)});
+  std::vector<void*> host =
+      CompileKernels(Target::kHost, {ConversionSpec(name, emit, in, out, 1),
+                                     ConversionSpec(name, emit, in, out, 4)});
   std::vector<void*> base = CompileKernels(
       Target::kBaseline, {ConversionSpec(name, emit, in, out, 1)});
   ASSERT_EQ(host.size(), 2u);
@@ -103,10 +106,9 @@ TEST(Float16Conversions, WideningAllInputs) {
 }
 
 TEST(Float16Conversions, FloatToHalf) {
-  CheckConversion<float, uint16_t>("f2h", EmitFloatToHalf, Elem::kF32,
-                                   Elem::kI16,
-                                   NarrowingInputs<float>(HalfToFloat, 0x7c00),
-                                   FloatToHalf);
+  CheckConversion<float, uint16_t>(
+      "f2h", EmitFloatToHalf, Elem::kF32, Elem::kI16,
+      NarrowingInputs<float>(HalfToFloat, 0x7c00), FloatToHalf);
 }
 
 TEST(Float16Conversions, DoubleToHalfRoundsOnce) {
@@ -115,7 +117,8 @@ TEST(Float16Conversions, DoubleToHalfRoundsOnce) {
   // then tie to even: one rounding must go up.
   for (uint32_t h = 0x0001; h < 0x7c00; h += 37) {
     double mid = (static_cast<double>(HalfToFloat(h)) +
-                  HalfToFloat(static_cast<uint16_t>(h + 1))) / 2;
+                  HalfToFloat(static_cast<uint16_t>(h + 1))) /
+                 2;
     inputs.push_back(mid * (1 + 0x1p-40));
     inputs.push_back(-mid * (1 - 0x1p-40));
   }
@@ -133,7 +136,8 @@ TEST(Float16Conversions, DoubleToBF16RoundsOnce) {
   std::vector<double> inputs = NarrowingInputs<double>(BFloat16ToFloat, 0x7f80);
   for (uint32_t h = 0x0001; h < 0x7f80; h += 37) {
     double mid = (static_cast<double>(BFloat16ToFloat(h)) +
-                  BFloat16ToFloat(static_cast<uint16_t>(h + 1))) / 2;
+                  BFloat16ToFloat(static_cast<uint16_t>(h + 1))) /
+                 2;
     inputs.push_back(mid * (1 + 0x1p-40));
     inputs.push_back(-mid * (1 - 0x1p-40));
   }
@@ -145,7 +149,7 @@ TEST(Float16Conversions, SpecialValues) {
   // Hand-written: signed zeros, infinities, overflow, NaNs with sign.
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> in = {0.0f, -0.0f, inf, -inf, 65504.0f, 65519.0f,
+  std::vector<float> in = {0.0f,     -0.0f, inf, -inf, 65504.0f, 65519.0f,
                            65520.0f, -1e9f, nan, -nan, 0x1p-25f, 0x1.8p-25f};
   std::vector<uint16_t> want = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7bff, 0x7bff,
                                 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x0000, 0x0001};

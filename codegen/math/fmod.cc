@@ -7,7 +7,6 @@
 // iterations run. The result is exactly representable, so scaling it back
 // is exact. Vector operands are handled lane by lane.
 #include <cmath>
-#include <algorithm>
 
 #include "codegen/math/math_builder.h"
 #include "codegen/math/math_emitter.h"
@@ -39,16 +38,15 @@ Unpacked Unpack(const Fp& f, llvm::Value* v) {
   u.exponent = b.CreateSub(b.CreateLShr(bits, f.mantissa_bits()),
                            b.CreateSelect(subnormal, f.I(scale_bits), f.I(0)));
   int64_t implicit = int64_t{1} << f.mantissa_bits();
-  llvm::Value* m = b.CreateOr(b.CreateAnd(bits, f.I(implicit - 1)),
-                              f.I(implicit));
+  llvm::Value* m =
+      b.CreateOr(b.CreateAnd(bits, f.I(implicit - 1)), f.I(implicit));
   u.mantissa = b.CreateZExtOrBitCast(m, b.getInt64Ty());
   return u;
 }
 
 // Moves everything after the builder's insertion point into a new block and
 // returns it; the caller branches there when done.
-llvm::BasicBlock* SplitAtInsertPoint(llvm::IRBuilderBase& b,
-                                     const char* name) {
+llvm::BasicBlock* SplitAtInsertPoint(llvm::IRBuilderBase& b, const char* name) {
   llvm::BasicBlock* entry = b.GetInsertBlock();
   llvm::BasicBlock* rest = llvm::BasicBlock::Create(
       b.getContext(), name, entry->getParent(), entry->getNextNode());
@@ -96,8 +94,8 @@ llvm::Value* FmodScalar(llvm::IRBuilderBase& b, llvm::Value* x,
   b.CreateCondBr(b.CreateICmpSGT(left, b.getInt64(0)), body, done);
 
   b.SetInsertPoint(body);
-  llvm::Value* k = b.CreateSelect(b.CreateICmpSLT(left, b.getInt64(step)),
-                                  left, b.getInt64(step));
+  llvm::Value* k = b.CreateSelect(b.CreateICmpSLT(left, b.getInt64(step)), left,
+                                  b.getInt64(step));
   rem->addIncoming(b.CreateURem(b.CreateShl(rem, k), uy.mantissa), body);
   left->addIncoming(b.CreateSub(left, k), body);
   b.CreateBr(loop);

@@ -30,7 +30,8 @@ class TablePrinter : public ::testing::Environment {
  public:
   void TearDown() override {
     if (Table().empty()) return;
-    std::printf("\n| function | f32 max ulp | f64 max ulp |\n| --- | --- | --- |\n");
+    std::printf(
+        "\n| function | f32 max ulp | f64 max ulp |\n| --- | --- | --- |\n");
     for (const auto& [name, errs] : Table()) {
       std::printf("| %s | %.2f | %.2f |\n", name.c_str(), errs.first,
                   errs.second);
@@ -62,12 +63,11 @@ std::string Hex(T v) {
 
 // Keeps the largest error; `describe` runs only for a new maximum.
 template <typename T, typename Describe>
-void Note(Worst<T>& w, double ulp, Describe describe, T got,
-          long double want) {
+void Note(Worst<T>& w, double ulp, Describe describe, T got, long double want) {
   if (!(ulp > w.ulp)) return;
   std::ostringstream os;
-  os << describe() << " -> " << Hex(got) << ", want "
-     << std::setprecision(21) << want;
+  os << describe() << " -> " << Hex(got) << ", want " << std::setprecision(21)
+     << want;
   w.ulp = ulp;
   w.where = os.str();
 }
@@ -80,13 +80,16 @@ std::vector<T> UnarySamples(const UnaryCase& c, int scale) {
   size_t per_range = (f64 ? 1 << 16 : 1 << 18) / scale;
   uint64_t seed = 1;
   for (const Range& r : c.ranges) {
-    std::vector<T> more = r.log ? LogSamples<T>(r.lo, r.hi, per_range, seed)
-                                : UniformSamples<T>(r.lo, r.hi, per_range, seed);
+    std::vector<T> more = r.log
+                              ? LogSamples<T>(r.lo, r.hi, per_range, seed)
+                              : UniformSamples<T>(r.lo, r.hi, per_range, seed);
     xs.insert(xs.end(), more.begin(), more.end());
     ++seed;
   }
   std::vector<T> edges = EdgeValues<T>();
   xs.insert(xs.end(), edges.begin(), edges.end());
+  std::vector<T> quarters = QuarterSteps<T>(100);
+  xs.insert(xs.end(), quarters.begin(), quarters.end());
   return xs;
 }
 
@@ -106,8 +109,8 @@ Worst<T> MeasureUnary(const UnaryCase& c, void* fn, int scale) {
   Worst<T> w;
   for (size_t i = 0; i < xs.size(); ++i) {
     if (std::isfinite(xs[i]) && std::fabs(xs[i]) >= c.accurate_below) {
-      bool ok = !std::isnan(got[i]) &&
-                (!c.unit_range || std::fabs(got[i]) <= 1);
+      bool ok =
+          !std::isnan(got[i]) && (!c.unit_range || std::fabs(got[i]) <= 1);
       if (!ok) {
         Note(
             w, std::numeric_limits<double>::infinity(),
@@ -180,14 +183,20 @@ Worst<T> MeasureBinary(const BinaryCase& c, void* fn, int scale) {
 }
 
 KernelSpec UnarySpec(const UnaryCase& c, Elem e) {
-  return {KernelName(c.name), {e}, e, 1,
+  return {KernelName(c.name),
+          {e},
+          e,
+          1,
           [&c](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
             return c.emit(b, v[0]);
           }};
 }
 
 KernelSpec BinarySpec(const BinaryCase& c, Elem e) {
-  return {KernelName(c.name), {e, e}, e, 1,
+  return {KernelName(c.name),
+          {e, e},
+          e,
+          1,
           [&c](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
             return c.emit(b, v[0], v[1]);
           }};
@@ -243,12 +252,15 @@ TEST_P(BinaryAccuracy, BaselineX86WithinBound) {
   CheckBinary(GetParam(), {Target::kBaseline, 16});
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Math, UnaryAccuracy, ::testing::ValuesIn(UnaryCases()),
-    [](const auto& info) { return std::string(info.param.name); });
-INSTANTIATE_TEST_SUITE_P(
-    Math, BinaryAccuracy, ::testing::ValuesIn(BinaryCases()),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Math, UnaryAccuracy, ::testing::ValuesIn(UnaryCases()),
+                         [](const auto& info) {
+                           return std::string(info.param.name);
+                         });
+INSTANTIATE_TEST_SUITE_P(Math, BinaryAccuracy,
+                         ::testing::ValuesIn(BinaryCases()),
+                         [](const auto& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace aotc::codegen::math_test

@@ -24,13 +24,15 @@ Fp::Fp(llvm::IRBuilderBase& b, llvm::Type* type)
   llvm::Type* int_element = b.getIntNTy(is_f64_ ? 64 : 32);
   int_type_ = int_element;
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type)) {
-    int_type_ = llvm::FixedVectorType::get(int_element, vector->getNumElements());
+    int_type_ =
+        llvm::FixedVectorType::get(int_element, vector->getNumElements());
   }
 }
 
 Fp Fp::WithElement(llvm::Type* element) const {
   if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type_)) {
-    return Fp(b_, llvm::FixedVectorType::get(element, vector->getNumElements()));
+    return Fp(b_,
+              llvm::FixedVectorType::get(element, vector->getNumElements()));
   }
   return Fp(b_, element);
 }
@@ -50,9 +52,7 @@ llvm::Value* Fp::NaN() const {
   return C(std::numeric_limits<double>::quiet_NaN());
 }
 
-llvm::Value* Fp::MinNormal() const {
-  return C(std::ldexp(1.0, 1 - bias()));
-}
+llvm::Value* Fp::MinNormal() const { return C(std::ldexp(1.0, 1 - bias())); }
 
 llvm::Value* Fp::Add(llvm::Value* a, llvm::Value* c) const {
   return b_.CreateFAdd(a, c);
@@ -113,8 +113,7 @@ llvm::Value* Fp::SignBit(llvm::Value* a) const {
   return b_.CreateICmpSLT(ToBits(a), I(0));
 }
 
-llvm::Value* Fp::Clamp(llvm::Value* a, llvm::Value* lo,
-                       llvm::Value* hi) const {
+llvm::Value* Fp::Clamp(llvm::Value* a, llvm::Value* lo, llvm::Value* hi) const {
   return Select(Gt(a, hi), hi, Select(Lt(a, lo), lo, a));
 }
 

@@ -42,7 +42,9 @@ class Fp {
 
   // A constant of this type (rounded to it), or chosen by width.
   llvm::Value* C(double v) const;
-  llvm::Value* C(double f32, double f64) const { return C(is_f64_ ? f64 : f32); }
+  llvm::Value* C(double f32, double f64) const {
+    return C(is_f64_ ? f64 : f32);
+  }
   llvm::Value* I(int64_t v) const;
   llvm::Value* I(int64_t f32, int64_t f64) const {
     return I(is_f64_ ? f64 : f32);

@@ -7,6 +7,8 @@
 //   and atan2) come out exactly as C's functions give them.
 // - fmod is exact, and works wherever the insertion point is.
 // - Fast-math flags on the caller's builder do not leak in.
+#include "codegen/math/math_emitter.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "codegen/math/math_emitter.h"
 #include "codegen/math/math_test_cases.h"
 #include "codegen/math/math_test_jit.h"
 #include "codegen/math/math_test_util.h"
@@ -31,7 +32,10 @@ namespace {
 
 KernelSpec Unary(const std::string& name, UnaryEmitter emit, Elem e,
                  unsigned width) {
-  return {KernelName(name), {e}, e, width,
+  return {KernelName(name),
+          {e},
+          e,
+          width,
           [emit](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
             return emit(b, v[0]);
           }};
@@ -39,7 +43,10 @@ KernelSpec Unary(const std::string& name, UnaryEmitter emit, Elem e,
 
 KernelSpec Binary(const std::string& name, BinaryEmitter emit, Elem e,
                   unsigned width) {
-  return {KernelName(name), {e, e}, e, width,
+  return {KernelName(name),
+          {e, e},
+          e,
+          width,
           [emit](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
             return emit(b, v[0], v[1]);
           }};
@@ -68,11 +75,14 @@ std::vector<KernelSpec> AllKernels() {
         Conv{"f2b", EmitFloatToBF16, Elem::kF32, Elem::kI16},
         Conv{"d2b", EmitDoubleToBF16, Elem::kF64, Elem::kI16}}) {
     for (unsigned width : {1u, 4u}) {
-      specs.push_back({KernelName(name), {in}, out, width,
-                       [emit](llvm::IRBuilderBase& b,
-                              std::span<llvm::Value* const> v) {
-                         return emit(b, v[0]);
-                       }});
+      specs.push_back(
+          {KernelName(name),
+           {in},
+           out,
+           width,
+           [emit](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
+             return emit(b, v[0]);
+           }});
     }
   }
   return specs;
@@ -165,7 +175,8 @@ std::string Show(T v) {
 // zero included): these are the Annex F cases, not approximations.
 template <typename T>
 void CheckUnarySpecials(const UnaryCase& c, Elem e) {
-  std::vector<void*> fn = CompileKernels(Target::kHost, {Unary(c.name, c.emit, e, 1)});
+  std::vector<void*> fn =
+      CompileKernels(Target::kHost, {Unary(c.name, c.emit, e, 1)});
   ASSERT_EQ(fn.size(), 1u);
   std::vector<T> xs = EdgeValues<T>();
   std::vector<T> got = RunKernel<T, T>(fn[0], xs);
@@ -194,10 +205,20 @@ void CheckBinarySpecials(const BinaryCase& c, Elem e) {
       CompileKernels(Target::kHost, {Binary(c.name, c.emit, e, 1)});
   ASSERT_EQ(fn.size(), 1u);
   const T inf = std::numeric_limits<T>::infinity();
-  std::vector<T> grid = {0,    T(0.5), 1,   T(1.5), 2,   3,
-                         T(2.5), 4,    T(1e10), inf, std::numeric_limits<T>::quiet_NaN(),
+  std::vector<T> grid = {0,
+                         T(0.5),
+                         1,
+                         T(1.5),
+                         2,
+                         3,
+                         T(2.5),
+                         4,
+                         T(1e10),
+                         inf,
+                         std::numeric_limits<T>::quiet_NaN(),
                          std::numeric_limits<T>::denorm_min(),
-                         std::numeric_limits<T>::max(), T(0x1p60)};
+                         std::numeric_limits<T>::max(),
+                         T(0x1p60)};
   std::vector<T> a, b;
   for (T x : grid) {
     for (T y : grid) {
@@ -244,11 +265,13 @@ void CheckFmod(Elem e) {
     }
   }
   for (int i = 0; i < 200; ++i) {
-    a.push_back(std::ldexp(T(1.0) + T(i) / 256, std::numeric_limits<T>::max_exponent - 1 - i));
+    a.push_back(std::ldexp(T(1.0) + T(i) / 256,
+                           std::numeric_limits<T>::max_exponent - 1 - i));
     b.push_back(std::numeric_limits<T>::denorm_min() * T(3 + 2 * i));
   }
   std::vector<void*> fns = CompileKernels(
-      Target::kHost, {Binary("fmod", EmitFmod, e, 1), Binary("fmod", EmitFmod, e, 4)});
+      Target::kHost,
+      {Binary("fmod", EmitFmod, e, 1), Binary("fmod", EmitFmod, e, 4)});
   std::vector<void*> base =
       CompileKernels(Target::kBaseline, {Binary("fmod", EmitFmod, e, 1)});
   ASSERT_EQ(fns.size(), 2u);
@@ -262,8 +285,8 @@ void CheckFmod(Elem e) {
       T want = std::fmod(a[i], b[i]);
       if (SameValue(got[i], want)) continue;
       ++failures;
-      ADD_FAILURE() << "fmod(" << Show(a[i]) << ", " << Show(b[i]) << ") = "
-                    << Show(got[i]) << ", want " << Show(want);
+      ADD_FAILURE() << "fmod(" << Show(a[i]) << ", " << Show(b[i])
+                    << ") = " << Show(got[i]) << ", want " << Show(want);
     }
   }
 }
@@ -312,7 +335,8 @@ void CheckVectorsMatchScalar(Elem e) {
   std::reverse(b.begin(), b.end());
   std::vector<KernelSpec> specs;
   for (const UnaryCase& c : UnaryCases()) {
-    for (unsigned w : {1u, 4u, 8u}) specs.push_back(Unary(c.name, c.emit, e, w));
+    for (unsigned w : {1u, 4u, 8u})
+      specs.push_back(Unary(c.name, c.emit, e, w));
   }
   for (const BinaryCase& c : BinaryCases()) {
     for (unsigned w : {1u, 4u, 8u}) {
@@ -333,9 +357,9 @@ void CheckVectorsMatchScalar(Elem e) {
       std::vector<T> vec = run(j);
       for (size_t i = 0; i < a.size(); ++i) {
         if (SameValue(scalar[i], vec[i])) continue;
-        ADD_FAILURE() << specs[j].name << " width " << specs[j].width
-                      << " at " << Show(a[i]) << ": " << Show(vec[i])
-                      << " vs scalar " << Show(scalar[i]);
+        ADD_FAILURE() << specs[j].name << " width " << specs[j].width << " at "
+                      << Show(a[i]) << ": " << Show(vec[i]) << " vs scalar "
+                      << Show(scalar[i]);
         break;
       }
     }
@@ -352,21 +376,25 @@ TEST(MathVectors, MatchScalar) {
 TEST(MathIr, IgnoresCallerFastMathFlags) {
   std::vector<KernelSpec> specs;
   for (UnaryEmitter emit : {EmitLog, EmitExp, EmitSin}) {
-    specs.push_back({KernelName("fast"), {Elem::kF32}, Elem::kF32, 1,
-                     [emit](llvm::IRBuilderBase& b,
-                            std::span<llvm::Value* const> v) {
-                       b.setFastMathFlags(llvm::FastMathFlags::getFast());
-                       llvm::Value* r = emit(b, v[0]);
-                       EXPECT_TRUE(b.getFastMathFlags().isFast());
-                       b.clearFastMathFlags();
-                       return r;
-                     }});
+    specs.push_back(
+        {KernelName("fast"),
+         {Elem::kF32},
+         Elem::kF32,
+         1,
+         [emit](llvm::IRBuilderBase& b, std::span<llvm::Value* const> v) {
+           b.setFastMathFlags(llvm::FastMathFlags::getFast());
+           llvm::Value* r = emit(b, v[0]);
+           EXPECT_TRUE(b.getFastMathFlags().isFast());
+           b.clearFastMathFlags();
+           return r;
+         }});
   }
   std::vector<void*> fns = CompileKernels(Target::kHost, specs);
   ASSERT_EQ(fns.size(), 3u);
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> log = RunKernel<float, float>(fns[0], {-1.0f, 0.0f, inf, nan});
+  std::vector<float> log =
+      RunKernel<float, float>(fns[0], {-1.0f, 0.0f, inf, nan});
   EXPECT_TRUE(std::isnan(log[0]));
   EXPECT_EQ(log[1], -inf);
   EXPECT_EQ(log[2], inf);

@@ -93,6 +93,14 @@ std::vector<T> StrideSamples(uint64_t count) {
   return out;
 }
 
+// Every multiple of 1/4 in [-limit, limit] (ties for the rounding ops).
+template <typename T>
+std::vector<T> QuarterSteps(int limit) {
+  std::vector<T> out;
+  for (int k = -4 * limit; k <= 4 * limit; ++k) out.push_back(T(k) / 4);
+  return out;
+}
+
 template <typename T>
 std::vector<T> UniformSamples(double lo, double hi, size_t count,
                               uint64_t seed) {
@@ -119,10 +127,12 @@ std::vector<T> LogSamples(double lo, double hi, size_t count, uint64_t seed) {
 }
 
 // 0, -0, the subnormal and normal extremes, infinities, NaN, small integers
-// and halves, with both signs.
+// and halves, the ends of the range where floats have fractions, with both
+// signs.
 template <typename T>
 std::vector<T> EdgeValues() {
   using L = std::numeric_limits<T>;
+  const T p = std::ldexp(T(1), L::digits - 1);  // from here on all integers
   std::vector<T> positive = {T(0),
                              L::denorm_min(),
                              L::min() - L::denorm_min(),
@@ -140,6 +150,11 @@ std::vector<T> EdgeValues() {
                              T(100),
                              T(1e4),
                              T(1e5),
+                             p / 2 + T(0.5),
+                             p - T(1.5),
+                             p - T(0.5),
+                             p,
+                             p + 1,
                              L::max(),
                              L::infinity(),
                              L::quiet_NaN()};

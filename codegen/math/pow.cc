@@ -27,8 +27,7 @@ Dd LogDd(const Fp& d, llvm::Value* x) {
   llvm::Value* sh = d.Div(f, den.hi);
   Dd p = d.TwoProd(sh, den.hi);
   // f - p.hi is exact: p.hi is within an ulp of f.
-  llvm::Value* residual =
-      d.Sub(d.Sub(d.Sub(f, p.hi), p.lo), d.Mul(sh, den.lo));
+  llvm::Value* residual = d.Sub(d.Sub(d.Sub(f, p.hi), p.lo), d.Mul(sh, den.lo));
   llvm::Value* sl = d.Div(residual, den.hi);
   // log(m) = 2s + (2/3) s^3 + s^5 T(s^2); the second term is ~1% of the
   // first, so it is formed as a double-double too.
@@ -56,8 +55,8 @@ llvm::Value* MagnitudeF64(const Fp& d, llvm::Value* ax, llvm::Value* y) {
   llvm::Value* axs = d.Select(ordinary, ax, d.C(1));
   // |y log x| >= 2^-53 |y| for x != 1, so 2^960 already overflows exp, and
   // it keeps TwoProd's splitting finite.
-  llvm::Value* ys = d.Clamp(d.Select(d.IsNaN(y), d.C(0), y),
-                            d.C(-0x1p960), d.C(0x1p960));
+  llvm::Value* ys =
+      d.Clamp(d.Select(d.IsNaN(y), d.C(0), y), d.C(-0x1p960), d.C(0x1p960));
   Dd l = LogDd(d, axs);
   Dd p = d.TwoProd(ys, l.hi);
   llvm::Value* lo = d.Add(p.lo, d.Mul(ys, l.lo));

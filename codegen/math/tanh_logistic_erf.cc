@@ -6,6 +6,7 @@
 // left tail. erf is x + x P(x^2) near 0 and 1 - exp(-x^2) G(x) beyond, with
 // G = erfc(x) exp(x^2) fitted piecewise (one interval for f32, three for
 // f64, the coefficients chosen by selects).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,16 +31,23 @@ llvm::Value* TanhImpl(const Fp& f, llvm::Value* x) {
   llvm::Value* ac = f.Select(f.Gt(a, f.C(20, 40)), f.C(20, 40), a);
   llvm::Value* e = Expm1Impl(f, f.Add(ac, ac));
   llvm::Value* far = f.Div(e, f.Add(e, f.C(2)));
-  llvm::Value* result =
-      f.Select(f.Lt(a, f.C(kTanhPolyLimit)), near_zero, far);
+  llvm::Value* result = f.Select(f.Lt(a, f.C(kTanhPolyLimit)), near_zero, far);
   return f.CopySign(result, x);
 }
 
 llvm::Value* LogisticImpl(const Fp& f, llvm::Value* x) {
   llvm::Value* e = ExpImpl(f, f.Neg(f.Abs(x)));
-  llvm::Value* den = f.Add(f.C(1), e);
+  // 1 + e = s + err exactly (e <= 1); dividing by s and correcting by
+  // -err/s removes the rounding of the sum. The correction is ~2^-24 of the
+  // result, so the linear 1/s ~ 1.5 - s/2 (within 13% on [1, 2]) suffices.
+  Dd den = f.FastTwoSum(f.C(1), e);
+  llvm::Value* rel = f.Mul(den.lo, f.MulAdd(den.hi, f.C(-0.5), f.C(1.5)));
+  auto divide = [&](llvm::Value* num) {
+    llvm::Value* q = f.Div(num, den.hi);
+    return f.MulAdd(f.Neg(q), rel, q);
+  };
   // 1 / (1 + exp(-x)) for x >= 0, exp(x) / (1 + exp(x)) below.
-  return f.Select(f.Ge(x, f.C(0)), f.Div(f.C(1), den), f.Div(e, den));
+  return f.Select(f.Ge(x, f.C(0)), divide(f.C(1)), divide(e));
 }
 
 struct ErfPiece {
@@ -59,8 +67,7 @@ llvm::Value* ErfImpl(const Fp& f, llvm::Value* x) {
   std::vector<ErfPiece> pieces = ErfPieces(f);
   llvm::Value* a = f.Abs(x);
   llvm::Value* near_zero = f.MulAdd(
-      a, f.Horner(f.Mul(a, a), f.Table(kErfSmallPolyF32, kErfSmallPolyF64)),
-      a);
+      a, f.Horner(f.Mul(a, a), f.Table(kErfSmallPolyF32, kErfSmallPolyF64)), a);
   // Past the last interval erf rounds to 1; clamping keeps NaN.
   llvm::Value* ac =
       f.Select(f.Gt(a, f.C(pieces.back().hi)), f.C(pieces.back().hi), a);
@@ -79,9 +86,8 @@ llvm::Value* ErfImpl(const Fp& f, llvm::Value* x) {
     }
     return v;
   };
-  llvm::Value* t = f.Sub(ac, pick([](const ErfPiece& p) {
-                           return (p.lo + p.hi) / 2;
-                         }));
+  llvm::Value* t =
+      f.Sub(ac, pick([](const ErfPiece& p) { return (p.lo + p.hi) / 2; }));
   llvm::Value* g = nullptr;
   for (size_t k = terms; k-- > 0;) {
     llvm::Value* c = pick([k](const ErfPiece& p) {
@@ -91,8 +97,7 @@ llvm::Value* ErfImpl(const Fp& f, llvm::Value* x) {
   }
   llvm::Value* tail = f.Mul(ExpImpl(f, f.Neg(f.Mul(ac, ac))), g);
   llvm::Value* far = f.Sub(f.C(1), tail);
-  llvm::Value* result =
-      f.Select(f.Lt(a, f.C(pieces[0].lo)), near_zero, far);
+  llvm::Value* result = f.Select(f.Lt(a, f.C(pieces[0].lo)), near_zero, far);
   return f.CopySign(result, x);
 }
 
@@ -108,9 +113,8 @@ llvm::Value* EmitTanh(llvm::IRBuilderBase& b, llvm::Value* x) {
 }
 
 llvm::Value* EmitLogistic(llvm::IRBuilderBase& b, llvm::Value* x) {
-  return WithFp(b, x, [&](const Fp& f) {
-    return math_internal::LogisticImpl(f, x);
-  });
+  return WithFp(b, x,
+                [&](const Fp& f) { return math_internal::LogisticImpl(f, x); });
 }
 
 llvm::Value* EmitErf(llvm::IRBuilderBase& b, llvm::Value* x) {

@@ -42,8 +42,7 @@ TrigReduction ReduceTrig(const Fp& d, llvm::Value* x) {
   llvm::Value* a = d.Sub(x, d.Mul(nf, d.C(kPio2Pieces[0])));
   Dd s = d.TwoSum(a, d.Neg(d.Mul(nf, d.C(kPio2Pieces[1]))));
   Dd h = d.TwoSum(s.hi, d.Neg(d.Mul(nf, d.C(kPio2Pieces[2]))));
-  llvm::Value* lo =
-      d.Add(h.lo, d.Sub(s.lo, d.Mul(nf, d.C(kPio2Pieces[3]))));
+  llvm::Value* lo = d.Add(h.lo, d.Sub(s.lo, d.Mul(nf, d.C(kPio2Pieces[3]))));
   TrigReduction red;
   red.r = d.FastTwoSum(h.hi, lo);
   red.quadrant = b.CreateAnd(n, d.I(3));
@@ -53,8 +52,8 @@ TrigReduction ReduceTrig(const Fp& d, llvm::Value* x) {
   llvm::Value* out_of_range =
       d.And(d.Ge(ax, d.C(kTrigLimit)), d.Lt(ax, d.Inf()));
   llvm::Value* quarter = d.C(std::numbers::pi / 4);
-  llvm::Value* clamped = d.Clamp(
-      d.Select(d.IsNaN(red.r.hi), d.C(0), red.r.hi), d.Neg(quarter), quarter);
+  llvm::Value* clamped = d.Clamp(d.Select(d.IsNaN(red.r.hi), d.C(0), red.r.hi),
+                                 d.Neg(quarter), quarter);
   red.r.hi = d.Select(out_of_range, clamped, red.r.hi);
   red.r.lo = d.Select(out_of_range, d.C(0), red.r.lo);
   return red;
@@ -81,8 +80,7 @@ SinCos SinCosPoly(const Fp& d, Dd r, bool f32) {
   llvm::Value* hz = d.Mul(d.C(0.5), z);
   llvm::Value* w = d.Sub(d.C(1), hz);
   llvm::Value* w_err = d.Sub(d.Sub(d.C(1), w), hz);
-  llvm::Value* small =
-      d.Sub(d.Mul(d.Mul(z, z), c_poly), d.Mul(r.hi, r.lo));
+  llvm::Value* small = d.Sub(d.Mul(d.Mul(z, z), c_poly), d.Mul(r.hi, r.lo));
   llvm::Value* cos = d.Add(w, d.Add(w_err, small));
   return {sin, cos};
 }
@@ -111,10 +109,8 @@ llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
       // cos(x) = sin(x + pi/2).
       quadrant = b.CreateAdd(quadrant, d.I(1));
     }
-    llvm::Value* odd_q =
-        b.CreateICmpNE(b.CreateAnd(quadrant, d.I(1)), d.I(0));
-    llvm::Value* negate =
-        b.CreateICmpNE(b.CreateAnd(quadrant, d.I(2)), d.I(0));
+    llvm::Value* odd_q = b.CreateICmpNE(b.CreateAnd(quadrant, d.I(1)), d.I(0));
+    llvm::Value* negate = b.CreateICmpNE(b.CreateAnd(quadrant, d.I(2)), d.I(0));
     result = d.Select(odd_q, second, first);
     result = d.Select(negate, d.Neg(result), result);
   }
@@ -143,12 +139,12 @@ llvm::Value* Atan2Impl(const Fp& f, llvm::Value* y, llvm::Value* x) {
   llvm::Value* half = f.Select(f.Gt(mx, f.C(1)), f.C(0.5), f.C(1));
   llvm::Value* mn_h = f.Mul(mn, half);
   llvm::Value* mx_h = f.Mul(mx, half);
-  llvm::Value* u = f.Select(
-      reduce, f.Div(f.Sub(mn_h, mx_h), f.Add(mn_h, mx_h)), a);
+  llvm::Value* u =
+      f.Select(reduce, f.Div(f.Sub(mn_h, mx_h), f.Add(mn_h, mx_h)), a);
   u = f.Select(both_inf, f.C(0), u);
   llvm::Value* z = f.Mul(u, u);
-  llvm::Value* v = f.MulAdd(f.Mul(u, z),
-                            f.Horner(z, f.Table(kAtanPolyF32, kAtanPolyF64)), u);
+  llvm::Value* v = f.MulAdd(
+      f.Mul(u, z), f.Horner(z, f.Table(kAtanPolyF32, kAtanPolyF64)), u);
   // angle = j pi/4 + sign * v with j in 0..4.
   llvm::Value* j = b.CreateSelect(reduce, f.I(1), f.I(0));
   j = b.CreateSelect(swap, b.CreateSub(f.I(2), j), j);
@@ -197,9 +193,8 @@ llvm::Value* EmitTan(llvm::IRBuilderBase& b, llvm::Value* x) {
 
 llvm::Value* EmitAtan2(llvm::IRBuilderBase& b, llvm::Value* y, llvm::Value* x) {
   AOTC_CHECK(y->getType() == x->getType(), "atan2 operands differ in type");
-  return WithFp(b, y, [&](const Fp& f) {
-    return math_internal::Atan2Impl(f, y, x);
-  });
+  return WithFp(b, y,
+                [&](const Fp& f) { return math_internal::Atan2Impl(f, y, x); });
 }
 
 }  // namespace aotc::codegen
