@@ -44,14 +44,6 @@ inline absl::StatusOr<std::vector<Literal>> CompileAndRun(
   return loaded->Run(args);
 }
 
-inline void FlattenLeaves(const Literal& lit, std::vector<const Literal*>* out) {
-  if (!lit.IsTuple()) {
-    out->push_back(&lit);
-    return;
-  }
-  for (const Literal& e : lit.tuple_elements()) FlattenLeaves(e, out);
-}
-
 // Runs the compiled model at -O0 and -O2 and the reference evaluator on the
 // same arguments; every result must agree within the default tolerance.
 inline void ExpectMatchesEvaluator(std::string_view hlo,
@@ -60,8 +52,7 @@ inline void ExpectMatchesEvaluator(std::string_view hlo,
   ASSERT_TRUE(module.ok()) << module.status();
   auto expected = EvaluateModule(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
-  std::vector<const Literal*> leaves;
-  FlattenLeaves(*expected, &leaves);
+  const std::vector<const Literal*> leaves = expected->Leaves();
   for (int opt : {0, 2}) {
     SCOPED_TRACE(::testing::Message() << "-O" << opt);
     auto results = CompileAndRun(hlo, args, opt);

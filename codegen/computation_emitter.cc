@@ -51,11 +51,6 @@ int64_t AlignUp(int64_t n) {
   return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
-bool IsRowMajor(const Shape& s) {
-  return s.layout().extension.empty() &&
-         s.layout().minor_to_major == DefaultMinorToMajor(s.rank());
-}
-
 enum class Kind { kParameter, kConstant, kAlias, kWhile, kConditional, kCall,
                   kGenerated };
 
@@ -78,7 +73,8 @@ absl::StatusOr<Kind> Classify(const Instruction& inst) {
       // operand's (buffers are never written twice).
       return inst.shape().IsTuple() ? Kind::kAlias : Kind::kGenerated;
     case Opcode::kReshape:
-      return IsRowMajor(inst.shape()) && IsRowMajor(inst.operand(0)->shape())
+      return inst.shape().HasDefaultLayout() &&
+                     inst.operand(0)->shape().HasDefaultLayout()
                  ? Kind::kAlias
                  : Kind::kGenerated;
     case Opcode::kBitcastConvert:
@@ -86,7 +82,8 @@ absl::StatusOr<Kind> Classify(const Instruction& inst) {
           BitWidth(inst.operand(0)->shape().element_type())) {
         return Kind::kGenerated;
       }
-      if (IsRowMajor(inst.shape()) && IsRowMajor(inst.operand(0)->shape())) {
+      if (inst.shape().HasDefaultLayout() &&
+                     inst.operand(0)->shape().HasDefaultLayout()) {
         return Kind::kAlias;
       }
       return ErrorAt(inst.location(),
@@ -118,10 +115,7 @@ std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
       }
       inst = inst->operand(k);
     } else if (inst->opcode() == Opcode::kGetTupleElement) {
-      const Shape& t = inst->operand(0)->shape();
-      for (int64_t k = 0; k < inst->tuple_index(); ++k) {
-        leaf += static_cast<int>(t.tuple_shapes(k).Leaves().size());
-      }
+      leaf += FirstLeafOf(inst->operand(0)->shape(), inst->tuple_index());
       inst = inst->operand(0);
     } else {
       return {inst, leaf};
@@ -564,8 +558,7 @@ absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
                        "the constant's value was elided from the HLO text "
                        "({...})");
       }
-      std::vector<const Literal*> literals;
-      LiteralLeaves(inst.literal(), &literals);
+      const std::vector<const Literal*> literals = inst.literal().Leaves();
       const std::vector<const Shape*> shapes = inst.shape().Leaves();
       std::vector<IrArray> leaves;
       for (size_t k = 0; k < literals.size(); ++k) {
@@ -582,14 +575,7 @@ absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
           leaves.insert(leaves.end(), l.begin(), l.end());
         }
       } else if (inst.opcode() == Opcode::kGetTupleElement) {
-        const Shape& t = inst.operand(0)->shape();
-        size_t first = 0;
-        for (int64_t k = 0; k < inst.tuple_index(); ++k) {
-          first += t.tuple_shapes(k).Leaves().size();
-        }
-        const std::vector<IrArray>& l = values_.at(inst.operand(0));
-        leaves.assign(l.begin() + first,
-                      l.begin() + first + inst.shape().Leaves().size());
+        leaves = TupleElementLeaves(inst, values_.at(inst.operand(0)));
       } else if (inst.opcode() == Opcode::kOptimizationBarrier ||
                  inst.opcode() == Opcode::kCopy) {
         leaves = values_.at(inst.operand(0));

@@ -86,12 +86,12 @@ Generator Memoized(llvm::IRBuilderBase& b, Generator g) {
 
 }  // namespace
 
-void LiteralLeaves(const Literal& literal, std::vector<const Literal*>* out) {
-  if (!literal.IsTuple()) {
-    out->push_back(&literal);
-    return;
+int FirstLeafOf(const Shape& tuple, int64_t index) {
+  int first = 0;
+  for (int64_t k = 0; k < index; ++k) {
+    first += static_cast<int>(tuple.tuple_shapes(k).Leaves().size());
   }
-  for (const Literal& e : literal.tuple_elements()) LiteralLeaves(e, out);
+  return first;
 }
 
 Index ScalarIndex(const Shape& scalar_shape) {
@@ -150,8 +150,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
       map = [&b, &in, &out](const Index& o) {
         if (in.SameDimensions(out)) return o;
         Value* linear;
-        if (o.LinearValidFor(out) && out.layout().minor_to_major ==
-                                         DefaultMinorToMajor(out.rank())) {
+        if (o.LinearValidFor(out) && out.HasDefaultLayout()) {
           linear = o.linear;
         } else {
           const std::vector<int64_t> s = RowMajorStrides(out.dimensions());
@@ -165,7 +164,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
         i.shape = &in;
         i.multi = Delinearize(b, linear, in.dimensions(),
                               RowMajorStrides(in.dimensions()));
-        if (in.layout().minor_to_major == DefaultMinorToMajor(in.rank())) {
+        if (in.HasDefaultLayout()) {
           i.linear = linear;
         }
         return i;
@@ -350,11 +349,6 @@ absl::StatusOr<Generator> ElementalEmitter::DynamicSlice(
     const Instruction& inst, const std::vector<LeafGenerators>& ops) {
   llvm::IRBuilderBase& b = b_;
   const Shape& in = inst.operand(0)->shape();
-  if (inst.shape().ElementCount() == 0) {
-    return Generator([](const Index&) -> absl::StatusOr<Value*> {
-      return nullptr;
-    });
-  }
   ElementalEmitter* self = this;
   const Instruction* pinst = &inst;
   return Generator([&b, self, pinst, ops, &in](const Index& o)
@@ -443,26 +437,16 @@ absl::StatusOr<LeafGenerators> ElementalEmitter::MakeGenerators(
       }
       return leaves;
     }
-    case Opcode::kGetTupleElement: {
-      const Shape& tuple = inst.operand(0)->shape();
-      size_t first = 0;
-      for (int64_t k = 0; k < inst.tuple_index(); ++k) {
-        first += tuple.tuple_shapes(k).Leaves().size();
-      }
-      const size_t count = inst.shape().Leaves().size();
-      return LeafGenerators(ops[0].begin() + first,
-                            ops[0].begin() + first + count);
-    }
+    case Opcode::kGetTupleElement:
+      return TupleElementLeaves(inst, ops[0]);
     case Opcode::kOptimizationBarrier:
       return ops[0];
     case Opcode::kCopy:
       if (inst.shape().IsTuple()) return ops[0];
       break;
     case Opcode::kConstant: {
-      std::vector<const Literal*> literals;
-      LiteralLeaves(inst.literal(), &literals);
       LeafGenerators leaves;
-      for (const Literal* literal : literals) {
+      for (const Literal* literal : inst.literal().Leaves()) {
         ASSIGN_OR_RETURN(Generator g, Constant(inst, *literal));
         leaves.push_back(std::move(g));
       }

@@ -65,6 +65,19 @@ class ElementalEmitter {
                                          const std::vector<LeafGenerators>& ops);
   absl::StatusOr<Generator> DynamicUpdateSlice(
       const Instruction& inst, const std::vector<LeafGenerators>& ops);
+  // The accumulators of a reduce or reduce-window (allocas of the reducer's
+  // parameter types), set to the init operands [n, 2n).
+  absl::StatusOr<std::vector<llvm::AllocaInst*>> InitAccumulators(
+      const Instruction& inst, const std::vector<LeafGenerators>& ops);
+  // acc = reducer(acc..., operand_k(index)...).
+  absl::Status Accumulate(const Instruction& inst,
+                          const std::vector<LeafGenerators>& ops,
+                          const std::vector<llvm::AllocaInst*>& acc,
+                          const Index& index);
+  // Accumulator k converted to the type of result leaf k.
+  llvm::Value* AccumulatorResult(const Instruction& inst,
+                                 const std::vector<llvm::AllocaInst*>& acc,
+                                 int k);
   absl::StatusOr<Generator> ReduceWindow(const Instruction& inst,
                                          const std::vector<LeafGenerators>& ops,
                                          int leaf);
@@ -96,8 +109,20 @@ absl::StatusOr<llvm::Value*> GenerateAs(llvm::IRBuilderBase& b,
 // The index into a scalar (rank-0) operand.
 Index ScalarIndex(const Shape& scalar_shape);
 
-// The array leaves of a literal, depth first.
-void LiteralLeaves(const Literal& literal, std::vector<const Literal*>* out);
+// The position of tuple element `index`'s first array leaf among the array
+// leaves of `tuple`.
+int FirstLeafOf(const Shape& tuple, int64_t index);
+
+// The leaves of get-tuple-element `gte`, picked from its operand's leaves
+// (generators, buffers...).
+template <typename T>
+std::vector<T> TupleElementLeaves(const Instruction& gte,
+                                  const std::vector<T>& operand_leaves) {
+  const int first = FirstLeafOf(gte.operand(0)->shape(), gte.tuple_index());
+  const int count = static_cast<int>(gte.shape().Leaves().size());
+  return std::vector<T>(operand_leaves.begin() + first,
+                        operand_leaves.begin() + first + count);
+}
 
 }  // namespace aotc::codegen
 

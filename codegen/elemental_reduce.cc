@@ -28,12 +28,57 @@ PrimitiveType ParamType(const Computation& comp, int k) {
 
 }  // namespace
 
+absl::StatusOr<std::vector<llvm::AllocaInst*>>
+ElementalEmitter::InitAccumulators(const Instruction& inst,
+                                   const std::vector<LeafGenerators>& ops) {
+  const int n = inst.operand_count() / 2;
+  const Computation& reducer = *inst.to_apply();
+  std::vector<llvm::AllocaInst*> acc(n);
+  for (int k = 0; k < n; ++k) {
+    const PrimitiveType t = ParamType(reducer, k);
+    const Shape& init_shape = inst.operand(n + k)->shape();
+    acc[k] = EntryAlloca(b_, ComputeType(b_.getContext(), t), "acc");
+    ASSIGN_OR_RETURN(Value * init, GenerateAs(b_, ops[n + k][0],
+                                              ScalarIndex(init_shape),
+                                              init_shape.element_type(), t));
+    b_.CreateStore(init, acc[k]);
+  }
+  return acc;
+}
+
+absl::Status ElementalEmitter::Accumulate(
+    const Instruction& inst, const std::vector<LeafGenerators>& ops,
+    const std::vector<llvm::AllocaInst*>& acc, const Index& index) {
+  const int n = static_cast<int>(acc.size());
+  const Computation& reducer = *inst.to_apply();
+  std::vector<Value*> args;
+  for (llvm::AllocaInst* a : acc) {
+    args.push_back(b_.CreateLoad(a->getAllocatedType(), a));
+  }
+  for (int k = 0; k < n; ++k) {
+    ASSIGN_OR_RETURN(
+        Value * v, GenerateAs(b_, ops[k][0], index,
+                              inst.operand(k)->shape().element_type(),
+                              ParamType(reducer, n + k)));
+    args.push_back(v);
+  }
+  ASSIGN_OR_RETURN(std::vector<Value*> r, CallScalar(reducer, args));
+  for (int k = 0; k < n; ++k) b_.CreateStore(r[k], acc[k]);
+  return absl::OkStatus();
+}
+
+Value* ElementalEmitter::AccumulatorResult(
+    const Instruction& inst, const std::vector<llvm::AllocaInst*>& acc,
+    int k) {
+  Value* v = b_.CreateLoad(acc[k]->getAllocatedType(), acc[k]);
+  return EmitConvert(b_, v, ParamType(*inst.to_apply(), k),
+                     inst.shape().Leaves()[k]->element_type());
+}
+
 absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
     const Instruction& inst, const std::vector<LeafGenerators>& ops,
     const Index& index) {
   llvm::IRBuilderBase& b = b_;
-  const int n = inst.operand_count() / 2;
-  const Computation& reducer = *inst.to_apply();
   const Shape& in = inst.operand(0)->shape();
   const std::vector<int64_t>& reduced = inst.attrs().dimensions;
   std::vector<bool> is_reduced(in.rank(), false);
@@ -43,16 +88,8 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
   std::vector<int64_t> extents;
   for (int64_t d : sorted) extents.push_back(in.dimensions(d));
 
-  std::vector<llvm::AllocaInst*> acc(n);
-  for (int k = 0; k < n; ++k) {
-    const PrimitiveType t = ParamType(reducer, k);
-    const Shape& init_shape = inst.operand(n + k)->shape();
-    acc[k] = EntryAlloca(b, ComputeType(b.getContext(), t), "acc");
-    ASSIGN_OR_RETURN(Value * init, GenerateAs(b, ops[n + k][0],
-                                              ScalarIndex(init_shape),
-                                              init_shape.element_type(), t));
-    b.CreateStore(init, acc[k]);
-  }
+  ASSIGN_OR_RETURN(std::vector<llvm::AllocaInst*> acc,
+                   InitAccumulators(inst, ops));
   absl::Status status;
   EmitBoxLoop(b, extents, "reduce", [&](const std::vector<Value*>& counters) {
     if (!status.ok()) return;
@@ -68,34 +105,12 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
       }
     }
     if (sorted.empty()) i = index;
-    std::vector<Value*> args;
-    for (int k = 0; k < n; ++k) {
-      args.push_back(b.CreateLoad(acc[k]->getAllocatedType(), acc[k]));
-    }
-    for (int k = 0; k < n; ++k) {
-      absl::StatusOr<Value*> v =
-          GenerateAs(b, ops[k][0], i, inst.operand(k)->shape().element_type(),
-                     ParamType(reducer, n + k));
-      if (!v.ok()) {
-        status = v.status();
-        return;
-      }
-      args.push_back(*v);
-    }
-    absl::StatusOr<std::vector<Value*>> r = CallScalar(reducer, args);
-    if (!r.ok()) {
-      status = r.status();
-      return;
-    }
-    for (int k = 0; k < n; ++k) b.CreateStore((*r)[k], acc[k]);
+    status = Accumulate(inst, ops, acc, i);
   });
   RETURN_IF_ERROR(status);
   std::vector<Value*> results;
-  const std::vector<const Shape*> leaves = inst.shape().Leaves();
-  for (int k = 0; k < n; ++k) {
-    Value* v = b.CreateLoad(acc[k]->getAllocatedType(), acc[k]);
-    results.push_back(EmitConvert(b, v, ParamType(reducer, k),
-                                  leaves[k]->element_type()));
+  for (int k = 0; k < static_cast<int>(acc.size()); ++k) {
+    results.push_back(AccumulatorResult(inst, acc, k));
   }
   return results;
 }
@@ -109,20 +124,10 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
   return Generator([&b, self, pinst, ops, leaf](const Index& o)
                        -> absl::StatusOr<Value*> {
     const Instruction& inst = *pinst;
-    const int n = inst.operand_count() / 2;
-    const Computation& reducer = *inst.to_apply();
     const Shape& in = inst.operand(0)->shape();
     const std::vector<WindowDim>& window = inst.attrs().window;
-    std::vector<llvm::AllocaInst*> acc(n);
-    for (int k = 0; k < n; ++k) {
-      const PrimitiveType t = ParamType(reducer, k);
-      const Shape& init_shape = inst.operand(n + k)->shape();
-      acc[k] = EntryAlloca(b, ComputeType(b.getContext(), t), "wacc");
-      ASSIGN_OR_RETURN(Value * init, GenerateAs(b, ops[n + k][0],
-                                                ScalarIndex(init_shape),
-                                                init_shape.element_type(), t));
-      b.CreateStore(init, acc[k]);
-    }
+    ASSIGN_OR_RETURN(std::vector<llvm::AllocaInst*> acc,
+                     self->InitAccumulators(inst, ops));
     std::vector<int64_t> extents;
     for (const WindowDim& w : window) extents.push_back(w.size);
     absl::Status status;
@@ -150,37 +155,18 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
                             b.CreateICmpSLT(pos, b.getInt64(in.dimensions(d))));
         i.multi.push_back(pos);
       }
+      // Padding and dilation holes are skipped.
       llvm::Function* f = b.GetInsertBlock()->getParent();
       auto* body = llvm::BasicBlock::Create(b.getContext(), "window.in", f);
       auto* done = llvm::BasicBlock::Create(b.getContext(), "window.next", f);
       b.CreateCondBr(valid, body, done);
       b.SetInsertPoint(body);
-      std::vector<Value*> args;
-      for (int k = 0; k < n; ++k) {
-        args.push_back(b.CreateLoad(acc[k]->getAllocatedType(), acc[k]));
-      }
-      for (int k = 0; k < n && status.ok(); ++k) {
-        absl::StatusOr<Value*> v = GenerateAs(
-            b, ops[k][0], i, inst.operand(k)->shape().element_type(),
-            ParamType(reducer, n + k));
-        if (!v.ok()) status = v.status();
-        else args.push_back(*v);
-      }
-      if (status.ok()) {
-        absl::StatusOr<std::vector<Value*>> r = self->CallScalar(reducer, args);
-        if (!r.ok()) {
-          status = r.status();
-        } else {
-          for (int k = 0; k < n; ++k) b.CreateStore((*r)[k], acc[k]);
-        }
-      }
+      status = self->Accumulate(inst, ops, acc, i);
       b.CreateBr(done);
       b.SetInsertPoint(done);
     });
     RETURN_IF_ERROR(status);
-    Value* v = b.CreateLoad(acc[leaf]->getAllocatedType(), acc[leaf]);
-    return EmitConvert(b, v, ParamType(reducer, leaf),
-                       inst.shape().Leaves()[leaf]->element_type());
+    return self->AccumulatorResult(inst, acc, leaf);
   });
 }
 

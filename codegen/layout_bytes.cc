@@ -26,15 +26,11 @@ void ForEachElement(const Shape& shape, Fn fn) {
   }
 }
 
-bool IsRowMajor(const Shape& shape) {
-  return shape.layout().minor_to_major == DefaultMinorToMajor(shape.rank());
-}
-
 }  // namespace
 
 std::string PhysicalBytes(const Literal& literal, const Shape& shape) {
   const char* data = reinterpret_cast<const char*>(literal.raw());
-  if (IsRowMajor(shape)) return std::string(data, literal.raw_size());
+  if (shape.HasDefaultLayout()) return std::string(data, literal.raw_size());
   const int64_t size = StorageBytes(shape.element_type());
   std::string physical(literal.raw_size(), '\0');
   ForEachElement(shape, [&](int64_t logical, int64_t offset) {
@@ -46,7 +42,7 @@ std::string PhysicalBytes(const Literal& literal, const Shape& shape) {
 Literal LiteralFromPhysical(const Shape& shape, const void* bytes) {
   Literal literal(shape);
   const char* data = static_cast<const char*>(bytes);
-  if (IsRowMajor(shape)) {
+  if (shape.HasDefaultLayout()) {
     std::memcpy(literal.mutable_raw(), data, literal.raw_size());
     return literal;
   }

@@ -1,11 +1,14 @@
-// The subcommands of the `aotc` tool (inspect, eval, compile, run). Each returns the process exit code:
-// 0 success, 1 an error in the input (reported on stderr), 2 a usage error.
+// The subcommands of the `aotc` tool (inspect, eval, compile, run). Each
+// returns the process exit code: 0 success, 1 an error in the input
+// (reported on stderr), 2 a usage error.
 #ifndef AOTC_TOOLS_COMMANDS_H_
 #define AOTC_TOOLS_COMMANDS_H_
 
 #include <string>
+#include <vector>
 
 #include "codegen/compile.h"
+#include "compiler/ir/literal.h"
 #include "tools/inputs.h"
 
 namespace aotc {
@@ -41,6 +44,15 @@ struct RunCommandOptions {
   int opt_level = 2;
 };
 int RunRun(const RunCommandOptions& options);
+
+// Prints the status's message on stderr; returns exit code 1.
+int ReportError(const absl::Status& status);
+
+// Prints every result as `resultN: shape values` (values for at most 64
+// elements) and, when output_dir is not empty, writes DIR/resultN.npy
+// atomically. Returns the exit code.
+int ReportResults(const std::vector<const Literal*>& results,
+                  const std::string& output_dir);
 
 // One-line summary of a module: instruction and computation counts, entry
 // parameters with shapes, result shape, bytes of constants.

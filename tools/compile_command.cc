@@ -18,15 +18,6 @@
 #include "tools/commands.h"
 
 namespace aotc {
-namespace {
-
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
-  return 1;
-}
-
-}  // namespace
-
 int RunCompile(const CompileCommandOptions& options) {
   codegen::CompileOptions copts = options.codegen;
   bool want_obj = false, want_header = false, want_json = false;
@@ -51,11 +42,11 @@ int RunCompile(const CompileCommandOptions& options) {
   }
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);
-  if (!module.ok()) return Fail(module.status());
+  if (!module.ok()) return ReportError(module.status());
   if (copts.name.empty()) copts.name = codegen::ModelNameFromPath(options.model);
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**module, copts);
-  if (!compiled.ok()) return Fail(compiled.status());
+  if (!compiled.ok()) return ReportError(compiled.status());
 
   std::vector<std::pair<std::string, const std::string*>> files;
   const std::string base = absl::StrCat(options.output_dir, "/", copts.name);
@@ -65,11 +56,11 @@ int RunCompile(const CompileCommandOptions& options) {
   if (copts.emit_llvm) files.push_back({base + ".ll", &compiled->llvm_ir});
   if (copts.emit_asm) files.push_back({base + ".s", &compiled->assembly});
   if (absl::Status st = EnsureDirectory(options.output_dir); !st.ok()) {
-    return Fail(st);
+    return ReportError(st);
   }
   for (const auto& [path, contents] : files) {
     if (absl::Status st = WriteFileAtomically(path, *contents); !st.ok()) {
-      return Fail(st);
+      return ReportError(st);
     }
   }
   std::printf("compiled %s for %s (%s): %zu arguments, %zu results, %lld "

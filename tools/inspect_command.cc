@@ -34,10 +34,7 @@ std::string ModuleSummary(const Module& module) {
 int RunInspect(const InspectOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);
-  if (!module.ok()) {
-    std::fprintf(stderr, "%s\n", std::string(module.status().message()).c_str());
-    return 1;
-  }
+  if (!module.ok()) return ReportError(module.status());
   std::string text = PrintModule(**module);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);

@@ -12,29 +12,11 @@
 #include "codegen/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
-#include "compiler/ir/printer.h"
-#include "compiler/support/file_io.h"
 #include "tools/commands.h"
 #include "tools/compare.h"
-#include "tools/npy.h"
 
 namespace aotc {
 namespace {
-
-constexpr int64_t kPrintLimit = 64;
-
-int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
-  return 1;
-}
-
-void Leaves(const Literal& lit, std::vector<const Literal*>* out) {
-  if (!lit.IsTuple()) {
-    out->push_back(&lit);
-    return;
-  }
-  for (const Literal& e : lit.tuple_elements()) Leaves(e, out);
-}
 
 // Compares every result with the evaluator's; prints one line per result.
 // Returns false on any mismatch.
@@ -48,8 +30,7 @@ bool Check(const Module& module, const std::vector<Literal>& args,
     *error = expected.status();
     return false;
   }
-  std::vector<const Literal*> leaves;
-  Leaves(*expected, &leaves);
+  const std::vector<const Literal*> leaves = expected->Leaves();
   bool ok = true;
   for (size_t k = 0; k < results.size(); ++k) {
     const PrimitiveType type = results[k].shape().element_type();
@@ -76,53 +57,35 @@ bool Check(const Module& module, const std::vector<Literal>& args,
 int RunRun(const RunCommandOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);
-  if (!module.ok()) return Fail(module.status());
+  if (!module.ok()) return ReportError(module.status());
   codegen::CompileOptions copts;
   copts.name = codegen::ModelNameFromPath(options.model);
   copts.opt_level = options.opt_level;
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**module, copts);
-  if (!compiled.ok()) return Fail(compiled.status());
+  if (!compiled.ok()) return ReportError(compiled.status());
   // Inputs are bound after compiling: a model that does not compile fails
   // before any (possibly large) input is read or generated.
   absl::StatusOr<std::vector<Literal>> args =
       BindInputs(*(*module)->entry(), options.inputs);
-  if (!args.ok()) return Fail(args.status());
+  if (!args.ok()) return ReportError(args.status());
   absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> loaded =
       codegen::LoadedModel::Load(*compiled);
-  if (!loaded.ok()) return Fail(loaded.status());
+  if (!loaded.ok()) return ReportError(loaded.status());
   absl::StatusOr<std::unique_ptr<codegen::LoadedModel::Session>> session =
       (*loaded)->Prepare(*args);
-  if (!session.ok()) return Fail(session.status());
+  if (!session.ok()) return ReportError(session.status());
   const int status = (*session)->Run();
   if (status != 0) {
-    return Fail(absl::InternalError(
+    return ReportError(absl::InternalError(
         absl::StrCat("the compiled model returned status ", status)));
   }
   const std::vector<Literal> results = (*session)->Results();
 
-  if (!options.output_dir.empty()) {
-    if (absl::Status st = EnsureDirectory(options.output_dir); !st.ok()) {
-      return Fail(st);
-    }
-  }
-  for (size_t i = 0; i < results.size(); ++i) {
-    const Literal& leaf = results[i];
-    std::string line =
-        absl::StrCat("result", i, ": ", leaf.shape().ToString(false));
-    if (leaf.element_count() <= kPrintLimit) {
-      absl::StrAppend(&line, " ", LiteralToString(leaf));
-    }
-    if (!options.output_dir.empty()) {
-      std::string path = absl::StrCat(options.output_dir, "/result", i, ".npy");
-      absl::StatusOr<std::string> bytes = WriteNpy(leaf);
-      if (!bytes.ok()) return Fail(bytes.status());
-      if (absl::Status st = WriteFileAtomically(path, *bytes); !st.ok()) {
-        return Fail(st);
-      }
-      absl::StrAppend(&line, " -> ", path);
-    }
-    std::printf("%s\n", line.c_str());
+  std::vector<const Literal*> leaves;
+  for (const Literal& r : results) leaves.push_back(&r);
+  if (int code = ReportResults(leaves, options.output_dir); code != 0) {
+    return code;
   }
 
   if (options.bench > 0) {
@@ -142,7 +105,7 @@ int RunRun(const RunCommandOptions& options) {
   if (options.check) {
     absl::Status error;
     if (!Check(**module, *args, results, options.max_work, &error)) {
-      if (!error.ok()) return Fail(error);
+      if (!error.ok()) return ReportError(error);
       std::fprintf(stderr, "aotc: error: results differ from the reference "
                            "evaluator beyond the tolerance\n");
       return 1;

@@ -29,6 +29,23 @@ Literal Literal::MakeTuple(std::vector<Literal> elements) {
   return l;
 }
 
+std::vector<const Literal*> Literal::Leaves() const {
+  std::vector<const Literal*> leaves;
+  std::vector<const Literal*> stack = {this};
+  while (!stack.empty()) {
+    const Literal* l = stack.back();
+    stack.pop_back();
+    if (!l->IsTuple()) {
+      leaves.push_back(l);
+      continue;
+    }
+    for (auto it = l->tuple_.rbegin(); it != l->tuple_.rend(); ++it) {
+      stack.push_back(&*it);
+    }
+  }
+  return leaves;
+}
+
 bool Literal::BitwiseEquals(const Literal& o) const {
   if (!shape_.Compatible(o.shape_) || elided_ != o.elided_) return false;
   if (data_ != o.data_ || tuple_.size() != o.tuple_.size()) return false;

@@ -68,6 +68,9 @@ class Literal {
   const std::vector<Literal>& tuple_elements() const { return tuple_; }
   std::vector<Literal>& mutable_tuple_elements() { return tuple_; }
   static Literal MakeTuple(std::vector<Literal> elements);
+  // The array leaves of a (possibly nested) tuple, depth first; {this} for
+  // an array (the literal counterpart of Shape::Leaves).
+  std::vector<const Literal*> Leaves() const;
 
   // Bitwise equality of shapes (ignoring layout) and data.
   bool BitwiseEquals(const Literal& o) const;

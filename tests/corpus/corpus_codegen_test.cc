@@ -73,14 +73,6 @@ void MakePositive(Literal* literal) {
   });
 }
 
-void Leaves(const Literal& lit, std::vector<const Literal*>* out) {
-  if (!lit.IsTuple()) {
-    out->push_back(&lit);
-    return;
-  }
-  for (const Literal& e : lit.tuple_elements()) Leaves(e, out);
-}
-
 TEST(CorpusCodegenTest, SupportedModulesCompileAndMatchTheEvaluator) {
   const std::vector<std::filesystem::path> files = CorpusFiles();
   ASSERT_EQ(static_cast<int>(files.size()), kCorpusModules)
@@ -139,8 +131,7 @@ TEST(CorpusCodegenTest, SupportedModulesCompileAndMatchTheEvaluator) {
       ADD_FAILURE() << name << ": " << results.status();
       continue;
     }
-    std::vector<const Literal*> leaves;
-    Leaves(*expected, &leaves);
+    const std::vector<const Literal*> leaves = expected->Leaves();
     ASSERT_EQ(leaves.size(), results->size());
     bool ok = true;
     for (size_t k = 0; k < leaves.size(); ++k) {
