@@ -296,6 +296,39 @@ ENTRY e {
   EXPECT_EQ(Values<P::kS32>((*results)[0]), (std::vector<int32_t>{1, 2}));
 }
 
+TEST(CodegenE2eTest, DynamicSliceWithStartIndexVector) {
+  const char* hlo = R"(
+HloModule m
+ENTRY e {
+  x = s32[3,4] parameter(0)
+  s = s32[2] parameter(1)
+  ROOT d = s32[2,2] dynamic-slice(x, s), dynamic_slice_sizes={2,2}
+})";
+  // Starts (1, 5) clamp to (1, 2): rows 1-2, columns 2-3.
+  auto results = CompileAndRun(
+      hlo, {MakeArray<P::kS32>({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
+            Vec<P::kS32>({1, 5})});
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kS32>((*results)[0]), (std::vector<int32_t>{6, 7, 10, 11}));
+}
+
+TEST(CodegenE2eTest, BitcastConvertKeepsEveryBit) {
+  // 0xFFFF and 0xFFF8 are NaNs as f16 and as bf16; a chain of
+  // bitcast-converts must give back the same bits.
+  const char* hlo = R"(
+HloModule m
+ENTRY e {
+  p = s16[3] parameter(0)
+  b = bf16[3] bitcast-convert(p)
+  u = u16[3] bitcast-convert(b)
+  h = f16[3] bitcast-convert(u)
+  ROOT s = s16[3] bitcast-convert(h)
+})";
+  auto results = CompileAndRun(hlo, {Vec<P::kS16>({-1, -8, 12345})});
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kS16>((*results)[0]), (std::vector<int16_t>{-1, -8, 12345}));
+}
+
 TEST(CodegenE2eTest, DynamicUpdateSliceClampsStart) {
   const char* hlo = R"(
 HloModule m
@@ -488,6 +521,20 @@ ENTRY e {
   x = f32[8,8] parameter(0)
   y = f32[8] parameter(1)
   ROOT f = f32[8,8] fusion(x, y), kind=kLoop, calls=fused
+})",
+      R"(HloModule m
+inner {
+  a = f32[8] parameter(0)
+  ROOT n = f32[8] negate(a)
+}
+outer {
+  p = f32[8] parameter(0)
+  f = f32[8] fusion(p), kind=kLoop, calls=inner
+  ROOT m = f32[8] multiply(f, p)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  ROOT f = f32[8] fusion(x), kind=kLoop, calls=outer
 })",
       R"(HloModule m
 ENTRY e {

@@ -4,9 +4,10 @@
 //
 // Every live instruction gets a place for its value:
 //   - parameters are the caller's buffers; constants are read-only globals;
-//   - tuple, get-tuple-element, bitcast, opt-barrier, and reshapes and
-//     width-changing bitcast-converts between row-major layouts alias their
-//     operand's bytes (no copy);
+//   - tuple, get-tuple-element, bitcast, opt-barrier, reshapes between
+//     row-major layouts, and bitcast-converts (between row-major layouts,
+//     or of the same width and layout) alias their operand's bytes (no
+//     copy, every bit kept);
 //   - everything else writes a buffer of its own in `temp`, one loop nest per
 //     array leaf, computed by the element generators of elemental.h (a fusion
 //     inlines its fused computation there); while, conditional and call run
@@ -77,18 +78,24 @@ absl::StatusOr<Kind> Classify(const Instruction& inst) {
                      inst.operand(0)->shape().HasDefaultLayout()
                  ? Kind::kAlias
                  : Kind::kGenerated;
-    case Opcode::kBitcastConvert:
-      if (BitWidth(inst.shape().element_type()) ==
-          BitWidth(inst.operand(0)->shape().element_type())) {
-        return Kind::kGenerated;
-      }
-      if (inst.shape().HasDefaultLayout() &&
-                     inst.operand(0)->shape().HasDefaultLayout()) {
+    case Opcode::kBitcastConvert: {
+      // Aliasing keeps every bit, NaN payloads included; the element
+      // generator goes through compute values, where f16/bf16 NaNs become
+      // the canonical NaN.
+      const Shape& in = inst.operand(0)->shape();
+      const Shape& out = inst.shape();
+      const bool same_width =
+          BitWidth(in.element_type()) == BitWidth(out.element_type());
+      if ((in.HasDefaultLayout() && out.HasDefaultLayout()) ||
+          (same_width &&
+           in.layout().minor_to_major == out.layout().minor_to_major)) {
         return Kind::kAlias;
       }
+      if (same_width) return Kind::kGenerated;
       return ErrorAt(inst.location(),
                      "a width-changing bitcast-convert needs row-major "
                      "layouts (others are not supported yet)");
+    }
     case Opcode::kWhile:
       return Kind::kWhile;
     case Opcode::kConditional:
@@ -348,13 +355,7 @@ absl::Status ComputationEmitter::EmitLoops(
         begin, end);
     return status;
   }
-  LeafGenerators leaves;
-  if (inst.opcode() == Opcode::kFusion) {
-    ASSIGN_OR_RETURN(leaves,
-                     emitter.EmitComputation(*inst.fused_computation(), ops));
-  } else {
-    ASSIGN_OR_RETURN(leaves, emitter.MakeGenerators(inst, ops));
-  }
+  ASSIGN_OR_RETURN(LeafGenerators leaves, emitter.MakeGenerators(inst, ops));
   for (size_t k = 0; k < out.size() && status.ok(); ++k) {
     const IrArray& array = out[k];
     const Generator& g = leaves[k];

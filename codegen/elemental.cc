@@ -330,15 +330,16 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::ClampedStarts(
     const Instruction& inst, const std::vector<LeafGenerators>& ops, int first,
     const std::vector<int64_t>& sizes) {
   const Shape& operand = inst.operand(0)->shape();
+  // Either one scalar operand per dimension, or (the older form) a single
+  // rank-1 operand holding all start indices.
+  const bool vector_form = inst.operand(first)->shape().rank() == 1;
   std::vector<Value*> starts;
   for (int d = 0; d < operand.rank(); ++d) {
-    const Shape& s = inst.operand(first + d)->shape();
-    if (s.rank() != 0) {
-      return ErrorAt(inst.location(),
-                     "start indices must be scalars (the single index-vector "
-                     "form is not supported yet)");
-    }
-    ASSIGN_OR_RETURN(Value * v, ops[first + d][0](ScalarIndex(s)));
+    const int k = vector_form ? first : first + d;
+    const Shape& s = inst.operand(k)->shape();
+    Index at = ScalarIndex(s);
+    if (vector_form) at.multi = {b_.getInt64(d)};
+    ASSIGN_OR_RETURN(Value * v, ops[k][0](at));
     v = b_.CreateIntCast(v, b_.getInt64Ty(), IsSignedInt(s.element_type()));
     starts.push_back(Clamp(b_, v, 0, operand.dimensions(d) - sizes[d]));
   }
@@ -494,6 +495,8 @@ absl::StatusOr<LeafGenerators> ElementalEmitter::MakeGenerators(
       return one(Dot(inst, ops));
     case Opcode::kMap:
       return one(Map(inst, ops));
+    case Opcode::kFusion:
+      return EmitComputation(*inst.fused_computation(), ops);
     case Opcode::kBroadcast:
     case Opcode::kTranspose:
     case Opcode::kReshape:

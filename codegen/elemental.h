@@ -90,8 +90,9 @@ class ElementalEmitter {
   absl::StatusOr<Generator> Constant(const Instruction& inst,
                                      const Literal& literal);
 
-  // Start indices of dynamic-slice / dynamic-update-slice operands
-  // [first, first + rank), clamped to [0, dim - size] per dimension.
+  // Start indices of dynamic-slice / dynamic-update-slice: the scalar
+  // operands [first, first + rank), or the rank-1 operand `first`, clamped
+  // to [0, dim - size] per dimension.
   absl::StatusOr<std::vector<llvm::Value*>> ClampedStarts(
       const Instruction& inst, const std::vector<LeafGenerators>& ops,
       int first, const std::vector<int64_t>& sizes);
