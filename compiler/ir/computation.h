@@ -28,6 +28,13 @@ class Computation {
   Instruction* AddInstruction(std::unique_ptr<Instruction> inst);
   // Removes an instruction that has no users and is not the root.
   void RemoveInstruction(Instruction* inst);
+  // Removes several such instructions in one sweep (linear, not quadratic);
+  // their operand edges are dropped first, so they may use each other.
+  void RemoveInstructions(const std::vector<Instruction*>& insts);
+  // Restores definition order after rewrites appended instructions: a
+  // stable topological order (operands before users) that keeps the current
+  // relative order wherever the operands allow it.
+  void SortTopologically();
 
   const std::vector<std::unique_ptr<Instruction>>& instructions() const {
     return instructions_;

@@ -1,12 +1,31 @@
 // Module bookkeeping.
 #include "compiler/ir/module.h"
 
+#include <algorithm>
+
 namespace aotc {
 
 Computation* Module::AddComputation(std::unique_ptr<Computation> c) {
   c->set_parent(this);
   computations_.push_back(std::move(c));
   return computations_.back().get();
+}
+
+Computation* Module::AddComputationBefore(std::unique_ptr<Computation> c,
+                                          const Computation* before) {
+  c->set_parent(this);
+  auto it = std::find_if(computations_.begin(), computations_.end(),
+                         [&](const auto& p) { return p.get() == before; });
+  AOTC_CHECK(it != computations_.end(), "computation not in this module");
+  return computations_.insert(it, std::move(c))->get();
+}
+
+void Module::RemoveComputation(const Computation* c) {
+  AOTC_CHECK(c != entry_, "removing the entry computation");
+  auto it = std::find_if(computations_.begin(), computations_.end(),
+                         [&](const auto& p) { return p.get() == c; });
+  AOTC_CHECK(it != computations_.end(), "computation not in this module");
+  computations_.erase(it);
 }
 
 Computation* Module::FindComputation(std::string_view name) const {

@@ -22,6 +22,11 @@ class Module {
   void set_name(std::string name) { name_ = std::move(name); }
 
   Computation* AddComputation(std::unique_ptr<Computation> c);
+  // Inserts `c` just before `before` (a callee goes before its callers).
+  Computation* AddComputationBefore(std::unique_ptr<Computation> c,
+                                    const Computation* before);
+  // Removes a computation nothing calls any more (not the entry).
+  void RemoveComputation(const Computation* c);
   const std::vector<std::unique_ptr<Computation>>& computations() const {
     return computations_;
   }
