@@ -1,0 +1,333 @@
+// Liveness over definition order, in-place reuse, and first-fit packing.
+#include "compiler/passes/buffer_assignment.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "compiler/support/strings.h"
+
+namespace aotc {
+namespace {
+
+int64_t AlignUp(int64_t n) {
+  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+}
+
+int FirstLeafOfElement(const Shape& tuple, int64_t index) {
+  int first = 0;
+  for (int64_t k = 0; k < index; ++k) {
+    first += static_cast<int>(tuple.tuple_shapes(k).Leaves().size());
+  }
+  return first;
+}
+
+// Whether `inst` reads operand `k` only at the element it writes, so that
+// its result may overwrite the operand's buffer.
+bool ReadsOperandAtOutputIndex(const Instruction& inst, int k) {
+  const Shape& in = inst.operand(k)->shape();
+  if (!in.IsArray() || !inst.shape().IsArray() || in != inst.shape()) {
+    return false;
+  }
+  if (inst.opcode() == Opcode::kDynamicUpdateSlice) return k == 0;
+  if (IsElementwise(inst.opcode()) && inst.opcode() != Opcode::kMap) {
+    return true;
+  }
+  if (inst.opcode() != Opcode::kFusion) return false;
+  // In a fusion: every path from the parameter to the root goes through
+  // element-wise instructions of the root's shape.
+  const Computation& fused = *inst.fused_computation();
+  std::vector<const Instruction*> stack = {fused.parameter(k)};
+  std::set<const Instruction*> seen;
+  while (!stack.empty()) {
+    const Instruction* v = stack.back();
+    stack.pop_back();
+    if (!seen.insert(v).second) continue;
+    if (v->opcode() != Opcode::kParameter &&
+        !(IsElementwise(v->opcode()) && v->opcode() != Opcode::kMap &&
+          v->shape() == inst.shape())) {
+      return false;
+    }
+    for (const Instruction* u : v->users()) stack.push_back(u);
+  }
+  return true;
+}
+
+}  // namespace
+
+ValueKind ClassifyValue(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kParameter:
+      return ValueKind::kParameter;
+    case Opcode::kConstant:
+      return inst.shape().IsScalar() ? ValueKind::kOwned : ValueKind::kConstant;
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kBitcast:
+      return ValueKind::kAlias;
+    case Opcode::kCopy:
+      // A tuple copy copies nothing but the tuple: its leaves are the
+      // operand's (buffers are never written twice).
+      return inst.shape().IsTuple() ? ValueKind::kAlias : ValueKind::kOwned;
+    case Opcode::kReshape:
+      return inst.shape().HasDefaultLayout() &&
+                     inst.operand(0)->shape().HasDefaultLayout()
+                 ? ValueKind::kAlias
+                 : ValueKind::kOwned;
+    case Opcode::kBitcastConvert: {
+      // Aliasing keeps every bit, NaN payloads included.
+      const Shape& in = inst.operand(0)->shape();
+      const Shape& out = inst.shape();
+      const bool same_width =
+          BitWidth(in.element_type()) == BitWidth(out.element_type());
+      if ((in.HasDefaultLayout() && out.HasDefaultLayout()) ||
+          (same_width &&
+           in.layout().minor_to_major == out.layout().minor_to_major)) {
+        return ValueKind::kAlias;
+      }
+      return ValueKind::kOwned;
+    }
+    case Opcode::kWhile:
+      return ValueKind::kWhile;
+    case Opcode::kConditional:
+      return ValueKind::kConditional;
+    case Opcode::kCall:
+      return ValueKind::kCall;
+    default:
+      return ValueKind::kOwned;
+  }
+}
+
+std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
+                                             int leaf) {
+  while (true) {
+    if (inst->opcode() == Opcode::kTuple) {
+      int k = 0;
+      for (; k < inst->operand_count(); ++k) {
+        const int n =
+            static_cast<int>(inst->operand(k)->shape().Leaves().size());
+        if (leaf < n) break;
+        leaf -= n;
+      }
+      inst = inst->operand(k);
+    } else if (inst->opcode() == Opcode::kGetTupleElement) {
+      leaf += FirstLeafOfElement(inst->operand(0)->shape(), inst->tuple_index());
+      inst = inst->operand(0);
+    } else {
+      return {inst, leaf};
+    }
+  }
+}
+
+BufferPlan AssignBuffers(const Computation& comp) {
+  BufferPlan plan;
+  // The schedule: instructions the root depends on, in definition order.
+  std::set<const Instruction*> live;
+  std::vector<const Instruction*> stack = {comp.root()};
+  while (!stack.empty()) {
+    const Instruction* inst = stack.back();
+    stack.pop_back();
+    if (!live.insert(inst).second) continue;
+    for (const Instruction* o : inst->operands()) stack.push_back(o);
+  }
+  std::map<const Instruction*, int64_t> position;
+  for (const auto& inst : comp.instructions()) {
+    if (!live.count(inst.get())) continue;
+    position[inst.get()] = static_cast<int64_t>(plan.schedule.size());
+    plan.schedule.push_back(inst.get());
+  }
+  const int64_t last = static_cast<int64_t>(plan.schedule.size()) - 1;
+
+  // Root leaves written straight into the result buffers.
+  std::map<std::pair<const Instruction*, int>, int> direct;
+  const int results = static_cast<int>(comp.root()->shape().Leaves().size());
+  for (int r = 0; r < results; ++r) {
+    auto [producer, leaf] = TraceLeaf(comp.root(), r);
+    const ValueKind kind = ClassifyValue(*producer);
+    if (kind == ValueKind::kParameter || kind == ValueKind::kConstant ||
+        kind == ValueKind::kAlias) {
+      continue;
+    }
+    direct.emplace(std::make_pair(producer, leaf), r);
+  }
+
+  // Buffers, and which buffer (or none: -1) each value leaf refers to.
+  std::map<const Instruction*, std::vector<int>> refers;
+  auto add_buffer = [&](const Instruction* inst, int leaf, Buffer::Role role,
+                        int64_t size, int64_t start, int64_t end) {
+    Buffer b;
+    b.instruction = inst;
+    b.leaf = leaf;
+    b.role = role;
+    b.size = size;
+    b.start = start;
+    b.end = end;
+    plan.buffers.push_back(b);
+    return static_cast<int>(plan.buffers.size()) - 1;
+  };
+  for (const Instruction* inst : plan.schedule) {
+    const int64_t p = position.at(inst);
+    const ValueKind kind = ClassifyValue(*inst);
+    const std::vector<const Shape*> leaves = inst->shape().Leaves();
+    std::vector<int>& ref = refers[inst];
+    // Every buffer an operand refers to is read here.
+    for (const Instruction* o : inst->operands()) {
+      for (int b : refers.at(o)) {
+        if (b >= 0) plan.buffers[b].end = std::max(plan.buffers[b].end, p);
+      }
+    }
+    switch (kind) {
+      case ValueKind::kParameter:
+      case ValueKind::kConstant:
+        ref.assign(leaves.size(), -1);
+        continue;
+      case ValueKind::kAlias:
+        if (inst->opcode() == Opcode::kTuple) {
+          for (const Instruction* o : inst->operands()) {
+            const std::vector<int>& r = refers.at(o);
+            ref.insert(ref.end(), r.begin(), r.end());
+          }
+        } else if (inst->opcode() == Opcode::kGetTupleElement) {
+          const std::vector<int>& r = refers.at(inst->operand(0));
+          const int first =
+              FirstLeafOfElement(inst->operand(0)->shape(), inst->tuple_index());
+          ref.assign(r.begin() + first, r.begin() + first + leaves.size());
+        } else {
+          ref = refers.at(inst->operand(0));
+        }
+        continue;
+      default:
+        break;
+    }
+    std::vector<int>& own = plan.leaf_buffers[inst];
+    std::vector<int>& res = plan.result_index[inst];
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      auto it = direct.find({inst, static_cast<int>(k)});
+      if (it != direct.end()) {
+        own.push_back(-1);
+        res.push_back(it->second);
+      } else {
+        own.push_back(add_buffer(inst, static_cast<int>(k),
+                                 Buffer::Role::kValue, leaves[k]->ByteSize(),
+                                 p, p));
+        res.push_back(-1);
+      }
+    }
+    ref = own;
+    if (kind == ValueKind::kWhile) {
+      std::vector<int>& next = plan.while_next[inst];
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        next.push_back(add_buffer(inst, static_cast<int>(k),
+                                  Buffer::Role::kWhileNext,
+                                  leaves[k]->ByteSize(), p, p));
+      }
+      plan.while_predicate[inst] =
+          add_buffer(inst, 0, Buffer::Role::kWhilePredicate, 1, p, p);
+    }
+  }
+  // Whatever the root refers to lives to the end.
+  for (int b : refers.at(comp.root())) {
+    if (b >= 0) plan.buffers[b].end = last;
+  }
+
+  // In place: a single-leaf owned result over an operand buffer that dies
+  // here, of the same size, read only at the output's own index.
+  for (const Instruction* inst : plan.schedule) {
+    if (ClassifyValue(*inst) != ValueKind::kOwned || !inst->shape().IsArray()) {
+      continue;
+    }
+    const int out = plan.leaf_buffers.at(inst)[0];
+    if (out < 0) continue;
+    const int64_t p = position.at(inst);
+    for (int k = 0; k < inst->operand_count(); ++k) {
+      const std::vector<int>& r = refers.at(inst->operand(k));
+      if (r.size() != 1 || r[0] < 0) continue;
+      Buffer& in = plan.buffers[r[0]];
+      if (in.end != p || in.size != plan.buffers[out].size ||
+          in.role != Buffer::Role::kValue) {
+        continue;
+      }
+      // Every operand reading this buffer must read it at the output index.
+      bool ok = true;
+      for (int j = 0; j < inst->operand_count(); ++j) {
+        const std::vector<int>& rj = refers.at(inst->operand(j));
+        if (std::find(rj.begin(), rj.end(), r[0]) != rj.end() &&
+            !ReadsOperandAtOutputIndex(*inst, j)) {
+          ok = false;
+        }
+      }
+      if (!ok) continue;
+      plan.buffers[out].in_place_of = r[0];
+      break;
+    }
+  }
+
+  // First fit over the arena, in order of definition. In-place buffers take
+  // their source's offset and extend its range.
+  struct Placed {
+    int64_t offset, size, end;
+  };
+  std::vector<Placed> placed;
+  std::vector<size_t> placed_as(plan.buffers.size());
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    Buffer& b = plan.buffers[i];
+    plan.unshared_bytes += AlignUp(b.size);
+    if (b.in_place_of >= 0) {
+      const size_t region = placed_as[b.in_place_of];
+      b.offset = placed[region].offset;
+      placed[region].end = std::max(placed[region].end, b.end);
+      placed_as[i] = region;
+      continue;
+    }
+    const int64_t size = AlignUp(b.size);
+    // Regions still in use at b.start, by offset.
+    std::vector<Placed> busy;
+    for (const Placed& pl : placed) {
+      if (pl.end >= b.start) busy.push_back(pl);
+    }
+    std::sort(busy.begin(), busy.end(), [](const Placed& x, const Placed& y) {
+      return x.offset < y.offset;
+    });
+    int64_t offset = 0;
+    for (const Placed& pl : busy) {
+      if (offset + size <= pl.offset) break;
+      offset = std::max(offset, pl.offset + pl.size);
+    }
+    b.offset = offset;
+    placed_as[i] = placed.size();
+    placed.push_back({offset, size, b.end});
+    plan.arena_bytes = std::max(plan.arena_bytes, offset + size);
+  }
+  return plan;
+}
+
+std::string BufferPlanToString(const BufferPlan& plan) {
+  std::string out = absl::StrFormat("%-32s %5s %14s %14s %11s  %s\n",
+                                    "buffer", "leaf", "bytes", "offset",
+                                    "live", "note");
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const Buffer& b = plan.buffers[i];
+    std::string note;
+    if (b.role == Buffer::Role::kWhileNext) note = "while body result";
+    if (b.role == Buffer::Role::kWhilePredicate) note = "while condition";
+    if (b.in_place_of >= 0) {
+      const Buffer& src = plan.buffers[b.in_place_of];
+      note = absl::StrCat("in place of ", src.instruction->name());
+    }
+    out += absl::StrFormat("%-32s %5d %14d %14d %5d..%-5d %s\n",
+                           b.instruction->name(), b.leaf, b.size, b.offset,
+                           b.start, b.end, note);
+  }
+  int direct = 0;
+  for (const auto& [inst, res] : plan.result_index) {
+    for (int r : res) direct += r >= 0;
+  }
+  absl::StrAppend(&out, "peak ", plan.arena_bytes, " bytes (without reuse ",
+                  plan.unshared_bytes, "); ", direct,
+                  " result leaves written in place in the caller's buffers\n");
+  return out;
+}
+
+}  // namespace aotc

@@ -1,0 +1,31 @@
+// ConstantFolding ("constant-folding"): replaces an instruction whose
+// operands are all constants by a constant holding its value, computed by
+// the reference evaluator.
+//
+// Folded: evaluable opcodes without side effects or random draws (also in
+// called computations), with an array result of at most 1024 elements of a
+// computable type. Not folded: tuples (their elements are folded where
+// used), iota and broadcasts that expand their operand (a big constant costs
+// memory and bandwidth that index arithmetic does not), elided constants,
+// optimization barriers, and anything whose evaluation fails or exceeds a
+// work budget (a loop that would run for long stays a loop). The new
+// constant keeps the folded instruction's name, location and metadata, so
+// diagnostics still name what the user wrote. Works in every computation
+// (a parameter of a reducer or fused computation is not a constant); visits
+// in definition order, so chains of constant expressions fold in one run.
+#ifndef AOTC_COMPILER_PASSES_CONSTANT_FOLDING_H_
+#define AOTC_COMPILER_PASSES_CONSTANT_FOLDING_H_
+
+#include "compiler/passes/pass.h"
+
+namespace aotc {
+
+class ConstantFolding : public Pass {
+ public:
+  std::string_view name() const override { return "constant-folding"; }
+  absl::StatusOr<bool> Run(Module& module) override;
+};
+
+}  // namespace aotc
+
+#endif  // AOTC_COMPILER_PASSES_CONSTANT_FOLDING_H_

@@ -1,0 +1,397 @@
+// The fusion pass: producer-consumer grouping with a cost model, then one
+// fusion instruction per group.
+#include "compiler/passes/fusion.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/passes/ir_rewrite.h"
+#include "compiler/support/strings.h"
+
+namespace aotc {
+namespace {
+
+// Ops computed element by element through index arithmetic: both producers
+// and consumers.
+bool IsLoopFusible(const Instruction& inst) {
+  if (!inst.shape().IsArray()) return false;
+  const Opcode op = inst.opcode();
+  if (HasSideEffect(op) || IsCollective(op)) return false;
+  if (IsElementwise(op)) return true;
+  switch (op) {
+    case Opcode::kBroadcast:
+    case Opcode::kReshape:
+    case Opcode::kBitcast:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kReverse:
+    case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kIota:
+    case Opcode::kReducePrecision:
+      return true;
+    case Opcode::kBitcastConvert: {
+      // Width-changing bitcast-converts change the rank: no element form.
+      // f16 and bf16 values are computed in float, where a NaN payload is
+      // not kept; unfused, the bitcast-convert aliases its operand's bytes.
+      const PrimitiveType from = inst.operand(0)->shape().element_type();
+      const PrimitiveType to = inst.shape().element_type();
+      auto half = [](PrimitiveType t) {
+        return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16;
+      };
+      return BitWidth(from) == BitWidth(to) && !half(from) && !half(to);
+    }
+    default:
+      return false;
+  }
+}
+
+bool IsReduction(const Instruction& inst) {
+  return inst.opcode() == Opcode::kReduce ||
+         inst.opcode() == Opcode::kReduceWindow;
+}
+
+bool IsConsumer(const Instruction& inst) {
+  if (!inst.shape().IsArray()) return false;
+  return IsLoopFusible(inst) || IsReduction(inst);
+}
+
+bool IsProducer(const Instruction& inst) {
+  if (!inst.shape().IsArray()) return false;
+  return IsLoopFusible(inst) || IsReduction(inst) ||
+         inst.opcode() == Opcode::kConstant || inst.opcode() == Opcode::kDot;
+}
+
+// Whether `consumer` reads some element of `operand` more than once.
+bool ReadsElementsRepeatedly(const Instruction& consumer) {
+  switch (consumer.opcode()) {
+    case Opcode::kBroadcast:
+      return consumer.shape().ElementCount() >
+             consumer.operand(0)->shape().ElementCount();
+    case Opcode::kReduceWindow: {
+      int64_t window = 1, stride = 1;
+      for (const WindowDim& w : consumer.attrs().window) {
+        window *= w.size;
+        stride *= w.stride;
+      }
+      return window > stride;
+    }
+    case Opcode::kDot:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Consumers that read each operand element at most once and keep the
+// operand's elements in one-to-one correspondence with their own.
+bool IsOneToOneConsumer(const Instruction& consumer,
+                        const Instruction& producer) {
+  if (!consumer.shape().SameDimensions(producer.shape())) return false;
+  return IsElementwise(consumer.opcode());
+}
+
+// Where a fused loop computing `inst` would read memory: the instructions
+// reached through loop-fusible producers that are not themselves fusible
+// (parameters, reductions, calls...). The search is bounded; a large
+// expression gives a partial set, which only makes siblings rarer.
+std::set<const Instruction*> Sources(const Instruction* inst) {
+  std::set<const Instruction*> sources, seen;
+  std::vector<const Instruction*> stack(inst->operands().begin(),
+                                        inst->operands().end());
+  while (!stack.empty() && seen.size() < 256) {
+    const Instruction* v = stack.back();
+    stack.pop_back();
+    if (!seen.insert(v).second || v->opcode() == Opcode::kConstant) continue;
+    if (!IsLoopFusible(*v)) {
+      sources.insert(v);
+      continue;
+    }
+    for (const Instruction* o : v->operands()) stack.push_back(o);
+  }
+  return sources;
+}
+
+bool Reaches(const Instruction* from, const Instruction* to) {
+  std::set<const Instruction*> seen;
+  std::vector<const Instruction*> stack = {to};
+  while (!stack.empty()) {
+    const Instruction* v = stack.back();
+    stack.pop_back();
+    if (v == from) return true;
+    if (!seen.insert(v).second) continue;
+    for (const Instruction* o : v->operands()) stack.push_back(o);
+  }
+  return false;
+}
+
+// Reduces that have a sibling: another single-result reduce with the same
+// operand dimensions, reduced dimensions and result dimensions, reading a
+// common source, with no path between the two. Multi-output fusion gives
+// such pairs one pass over their input, so fusion leaves them as the roots
+// of their groups instead of fusing them into their consumers.
+std::set<const Instruction*> ReducesWithSiblings(const Computation& comp) {
+  std::vector<const Instruction*> reduces;
+  for (const auto& inst : comp.instructions()) {
+    if (inst->opcode() == Opcode::kReduce && inst->operand_count() == 2 &&
+        inst->shape().IsArray()) {
+      reduces.push_back(inst.get());
+    }
+  }
+  std::set<const Instruction*> out;
+  // Quadratic in the number of reductions; modules with very many skip it.
+  if (reduces.size() > 64) return out;
+  std::vector<std::set<const Instruction*>> sources;
+  for (const Instruction* r : reduces) sources.push_back(Sources(r));
+  for (size_t i = 0; i < reduces.size(); ++i) {
+    for (size_t j = i + 1; j < reduces.size(); ++j) {
+      const Instruction* a = reduces[i];
+      const Instruction* b = reduces[j];
+      if (a->attrs().dimensions != b->attrs().dimensions ||
+          !a->shape().SameDimensions(b->shape()) ||
+          !a->operand(0)->shape().SameDimensions(b->operand(0)->shape())) {
+        continue;
+      }
+      bool common = false;
+      for (const Instruction* s : sources[i]) common = common || sources[j].count(s);
+      if (!common || Reaches(a, b) || Reaches(b, a)) continue;
+      out.insert(a);
+      out.insert(b);
+    }
+  }
+  return out;
+}
+
+class ComputationFuser {
+ public:
+  // A group takes at most this many instructions, and no member is reached
+  // through more than kMaxPaths paths from the group's root (each path may
+  // evaluate it again at another index).
+  static constexpr int64_t kMaxGroupSize = 128;
+  static constexpr int64_t kMaxPaths = 8;
+
+  ComputationFuser(Module& module, Computation& comp, NameUniquer& names)
+      : module_(module), comp_(comp), names_(names) {}
+
+  bool Run() {
+    std::vector<Instruction*> order;
+    for (const auto& inst : comp_.instructions()) {
+      position_[inst.get()] = static_cast<int64_t>(order.size());
+      order.push_back(inst.get());
+    }
+    with_siblings_ = ReducesWithSiblings(comp_);
+    bool changed = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      Instruction* consumer = *it;
+      if (dead_.count(consumer) || !IsConsumer(*consumer)) continue;
+      std::vector<Instruction*> members = Group(consumer);
+      int non_constant = 0;
+      for (const Instruction* m : members) {
+        if (m->opcode() != Opcode::kConstant) ++non_constant;
+      }
+      if (non_constant < 2) continue;
+      Materialize(consumer, members);
+      changed = true;
+    }
+    if (changed) {
+      RemoveDeadInstructions(comp_);
+      comp_.SortTopologically();
+    }
+    return changed;
+  }
+
+ private:
+  // The members of the group grown from `root`, in definition order.
+  std::vector<Instruction*> Group(Instruction* root) {
+    std::unordered_set<const Instruction*> in_group = {root};
+    std::vector<Instruction*> members = {root};
+    std::priority_queue<std::pair<int64_t, Instruction*>> candidates;
+    std::unordered_set<const Instruction*> queued;
+    auto enqueue = [&](Instruction* inst) {
+      for (Instruction* o : inst->operands()) {
+        if (queued.insert(o).second) candidates.push({position_.at(o), o});
+      }
+    };
+    enqueue(root);
+    // How many paths lead from the root to each member: a generator is
+    // evaluated once per path (at most once per index), so this bounds the
+    // recomputation inside the group.
+    std::unordered_map<const Instruction*, int64_t> paths = {{root, 1}};
+    // Whether some element of a member is evaluated more than once per
+    // element of the root: below an expanding broadcast or an overlapping
+    // reduce-window, however far down. Expensive members must not be.
+    std::unordered_map<const Instruction*, bool> repeated = {{root, false}};
+    while (!candidates.empty() &&
+           static_cast<int64_t>(members.size()) < kMaxGroupSize) {
+      Instruction* p = candidates.top().second;
+      candidates.pop();
+      if (!IsProducer(*p)) continue;
+      const bool is_constant = p->opcode() == Opcode::kConstant;
+      bool used_elsewhere = p->IsRoot();
+      bool others_accept = !p->IsRoot();
+      bool refused = false;
+      int64_t p_paths = 0;
+      bool p_repeated = false;
+      for (const Instruction* u : p->users()) {
+        const bool accepts = FusionRefusal(*p, *u).empty();
+        if (!in_group.count(u)) {
+          used_elsewhere = true;
+          others_accept = others_accept && accepts;
+        } else if (!accepts) {
+          refused = true;
+        } else {
+          p_paths += paths.at(u);
+          p_repeated = p_repeated || repeated.at(u) ||
+                       ReadsElementsRepeatedly(*u);
+        }
+      }
+      // A duplicated expensive producer would be computed twice; a cheap
+      // one is duplicated only when every other user could take it too
+      // (so the original can go away); an expensive producer is never
+      // evaluated repeatedly, even through cheap members in between; a
+      // reduce with a sibling stays a group root for multi-output fusion.
+      if (refused || (used_elsewhere && IsExpensive(*p)) ||
+          (p_repeated && IsExpensive(*p)) ||
+          (used_elsewhere && !others_accept && !is_constant) ||
+          (p_paths > kMaxPaths && !is_constant) || with_siblings_.count(p)) {
+        continue;
+      }
+      paths[p] = p_paths;
+      repeated[p] = p_repeated;
+      in_group.insert(p);
+      members.push_back(p);
+      enqueue(p);
+    }
+    std::sort(members.begin(), members.end(),
+              [&](const Instruction* a, const Instruction* b) {
+                return position_.at(a) < position_.at(b);
+              });
+    return members;
+  }
+
+  void Materialize(Instruction* root, const std::vector<Instruction*>& members) {
+    std::unordered_set<const Instruction*> in_group(members.begin(),
+                                                    members.end());
+    std::set<std::string> member_names;
+    for (const Instruction* m : members) member_names.insert(m->name());
+    auto fused = std::make_unique<Computation>(
+        names_.Unique("fused_computation"), root->location());
+    fused->set_is_fusion_computation(true);
+    std::unordered_map<const Instruction*, Instruction*> clones;
+    std::vector<Instruction*> external;
+    FusionKind kind = FusionKind::kLoop;
+    for (Instruction* m : members) {
+      if (IsReduction(*m)) kind = FusionKind::kInput;
+      if (m->opcode() == Opcode::kDot && kind == FusionKind::kLoop) {
+        kind = FusionKind::kOutput;
+      }
+      std::vector<Instruction*> operands;
+      for (Instruction* o : m->operands()) {
+        if (in_group.count(o)) {
+          operands.push_back(clones.at(o));
+          continue;
+        }
+        auto it = clones.find(o);
+        if (it == clones.end()) {
+          const int64_t number = static_cast<int64_t>(external.size());
+          std::string name = absl::StrCat("param_", number);
+          while (member_names.count(name)) absl::StrAppend(&name, ".p");
+          auto param = Instruction::Create(Opcode::kParameter, std::move(name),
+                                           o->shape(), {}, o->location());
+          param->mutable_attrs().parameter_number = number;
+          it = clones.emplace(o, fused->AddInstruction(std::move(param))).first;
+          external.push_back(o);
+        }
+        operands.push_back(it->second);
+      }
+      clones[m] = fused->AddInstruction(CloneWithOperands(*m, operands));
+    }
+    fused->set_root(clones.at(root));
+    Computation* callee = module_.AddComputationBefore(std::move(fused), &comp_);
+
+    auto fusion = Instruction::Create(Opcode::kFusion, names_.Unique("fusion"),
+                                      root->shape(), external, root->location());
+    fusion->mutable_attrs().fusion_kind = kind;
+    fusion->mutable_metadata() = root->metadata();
+    fusion->set_called_computations({callee});
+    Instruction* f = comp_.AddInstruction(std::move(fusion));
+    position_[f] = position_.at(root);
+    root->ReplaceAllUsesWith(f);
+    // Members nothing outside uses any more are dead; duplicated cheap
+    // producers stay for their other users.
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      Instruction* m = *it;
+      if (m->users().empty() && !m->IsRoot()) {
+        m->DropAllOperands();
+        dead_.insert(m);
+      }
+    }
+  }
+
+  Module& module_;
+  Computation& comp_;
+  NameUniquer& names_;
+  std::unordered_map<const Instruction*, int64_t> position_;
+  std::unordered_set<const Instruction*> dead_;
+  std::set<const Instruction*> with_siblings_;
+};
+
+}  // namespace
+
+bool IsExpensive(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kMap:
+    case Opcode::kDot:
+      return true;
+    default:
+      return IsTranscendental(inst.opcode());
+  }
+}
+
+std::string_view FusionRefusal(const Instruction& producer,
+                               const Instruction& consumer) {
+  if (!IsConsumer(consumer)) {
+    return consumer.opcode() == Opcode::kDot
+               ? "a dot reads each operand element many times"
+               : "the consumer has no element-wise form";
+  }
+  if (!IsProducer(producer)) return "the producer has no element-wise form";
+  if (producer.opcode() == Opcode::kDot || IsReduction(producer)) {
+    if (!IsOneToOneConsumer(consumer, producer)) {
+      return "a reduce, reduce-window or dot only fuses into a same-shaped "
+             "element-wise consumer";
+    }
+    return {};
+  }
+  if (IsExpensive(producer) && ReadsElementsRepeatedly(consumer)) {
+    return "an expensive producer would be recomputed for every element the "
+           "consumer reads repeatedly";
+  }
+  return {};
+}
+
+absl::StatusOr<bool> FusionPass::Run(Module& module) {
+  if (module.entry() == nullptr) return false;
+  NameUniquer names(module);
+  bool changed = false;
+  for (Computation* comp : SequentialComputations(module)) {
+    ComputationFuser fuser(module, *comp, names);
+    changed = fuser.Run() || changed;
+  }
+  return changed;
+}
+
+}  // namespace aotc

@@ -1,0 +1,43 @@
+// The optimization pipeline aotc runs between the front end and code
+// generation: simplification, fusion, and clean-up, with the switches the
+// command line exposes (--no-fusion, --disable-pass, --print-ir-after-all,
+// --pass-timing).
+#ifndef AOTC_COMPILER_PASSES_PIPELINES_H_
+#define AOTC_COMPILER_PASSES_PIPELINES_H_
+
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/passes/pass_pipeline.h"
+
+namespace aotc {
+
+struct OptimizeOptions {
+  bool fusion = true;  // false: the unfused pipeline (--no-fusion)
+  // Keep float reductions in sequential order (--strict-fp): no splitting.
+  bool strict_fp = false;
+  // Passes not to run, by name (--disable-pass); each must be a pass of the
+  // pipeline.
+  std::set<std::string> disabled;
+  // The verifier after every pass (cheap next to code generation).
+  bool verify_after_each = true;
+  // Called after every pass that ran (--print-ir-after-all, inspect --after).
+  std::function<void(std::string_view pass, bool changed, const Module&)>
+      after_pass;
+};
+
+// The names of the pipeline's passes, in the order they run.
+std::vector<std::string> OptimizationPassNames();
+
+// Runs the pipeline on a verified module; returns each pass's timing. A
+// disabled name that is no pass is a usage error (InvalidArgument).
+absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
+    Module& module, const OptimizeOptions& options);
+
+}  // namespace aotc
+
+#endif  // AOTC_COMPILER_PASSES_PIPELINES_H_
