@@ -14,6 +14,7 @@
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/evaluator_test_util.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/passes/pipelines.h"
 #include "compiler/support/status_macros.h"
 #include "tools/compare.h"
 
@@ -24,10 +25,14 @@ using ::aotc::testing::Scalar;
 using ::aotc::testing::Values;
 using ::aotc::testing::Vec;
 
+// With `optimize`, the module goes through the optimization pipeline
+// (fusion included) first, as `aotc compile` does.
 inline absl::StatusOr<CompiledModel> CompileText(std::string_view hlo,
-                                                 int opt_level = 2) {
+                                                 int opt_level = 2,
+                                                 bool optimize = false) {
   ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
                    LoadModuleFromString(hlo, "test.hlo"));
+  if (optimize) RETURN_IF_ERROR(OptimizeModule(*module, {}).status());
   CompileOptions options;
   options.name = "m";
   options.opt_level = opt_level;
@@ -37,8 +42,9 @@ inline absl::StatusOr<CompiledModel> CompileText(std::string_view hlo,
 // Compiles, links and runs; one literal per result leaf.
 inline absl::StatusOr<std::vector<Literal>> CompileAndRun(
     std::string_view hlo, const std::vector<Literal>& args,
-    int opt_level = 2) {
-  ASSIGN_OR_RETURN(CompiledModel compiled, CompileText(hlo, opt_level));
+    int opt_level = 2, bool optimize = false) {
+  ASSIGN_OR_RETURN(CompiledModel compiled,
+                   CompileText(hlo, opt_level, optimize));
   ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> loaded,
                    LoadedModel::Load(compiled));
   return loaded->Run(args);

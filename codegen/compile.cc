@@ -251,6 +251,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   m.setTargetTriple(sig.target_triple);
   m.setDataLayout(tm->createDataLayout());
   ModuleContext mc(m, sig.name);
+  mc.set_strict_fp(options.strict_fp);
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;
   EmitEntryPoints(m, sig, EmitChecked(m, sig, entry.function, entry.temp_bytes));
@@ -281,7 +282,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   ASSIGN_OR_RETURN(out.object,
                    EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
   out.header = GenerateHeader(sig);
-  out.json = GenerateJson(sig);
+  out.json = GenerateJson(sig, &module);
   return out;
 }
 

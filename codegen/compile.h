@@ -30,6 +30,10 @@ struct CompileOptions {
   bool pic = true;            // position-independent code (else static)
   bool emit_llvm = false;     // keep the optimized LLVM IR text
   bool emit_asm = false;      // keep the assembly text
+  // Floating-point reductions (add and multiply reducers) in the evaluator's
+  // sequential order. Off by default: such reductions may be reassociated
+  // into several vector accumulators (docs/codegen.md).
+  bool strict_fp = false;
 };
 
 struct CompiledModel {

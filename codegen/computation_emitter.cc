@@ -20,114 +20,77 @@
 // it serially on the caller's thread unless the application installed a
 // hook. The task finds its buffers again from the three pointers of the
 // computation (params, results, temp) that the context carries.
-// Buffers are laid out one after another, each 64-byte aligned; the region
-// after them is shared by the called computations, which never run at the
-// same time. (Buffer reuse by liveness is the memory planner's job.)
+// Where each buffer lives comes from buffer assignment
+// (compiler/passes/buffer_assignment.h): buffers with disjoint live ranges
+// share bytes, and some results overwrite a dying operand in place. The
+// region after the arena is shared by the called computations, which never
+// run at the same time.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/dot_emitter.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_array.h"
 #include "codegen/ir_types.h"
 #include "codegen/module_context.h"
+#include "compiler/ir/module.h"
+#include "compiler/passes/buffer_assignment.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
+#include "llvm/IR/MDBuilder.h"
 
 namespace aotc::codegen {
 namespace {
 
 using llvm::Value;
 
-// Outputs with at least this many elements are computed through
-// aotc_parallel_for, in chunks of at least kMinChunkElements elements.
-constexpr int64_t kParallelMinElements = int64_t{1} << 15;
-constexpr int64_t kMinChunkElements = int64_t{1} << 13;
+// Loops with at least this much work (output elements times the input
+// elements each reads) run through aotc_parallel_for, in chunks of at
+// least kMinChunkWork.
+constexpr int64_t kParallelMinWork = int64_t{1} << 15;
+constexpr int64_t kMinChunkWork = int64_t{1} << 13;
+
+// The input elements one output element of `inst` reads, roughly: the
+// largest array input's elements over the output's elements, at least 1
+// (1 for element-wise loops, the row length for a row reduction).
+int64_t WorkPerElement(const Instruction& inst) {
+  int64_t inputs = 0;
+  for (const Instruction* o : inst.operands()) {
+    for (const Shape* leaf : o->shape().Leaves()) {
+      if (leaf->IsArray()) inputs = std::max(inputs, leaf->ElementCount());
+    }
+  }
+  int64_t outputs = 0;
+  for (const Shape* leaf : inst.shape().Leaves()) outputs += leaf->ElementCount();
+  return std::max<int64_t>(1, inputs / std::max<int64_t>(1, outputs));
+}
 
 int64_t AlignUp(int64_t n) {
   return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
-enum class Kind { kParameter, kConstant, kAlias, kWhile, kConditional, kCall,
-                  kGenerated };
-
-absl::StatusOr<Kind> Classify(const Instruction& inst) {
-  switch (inst.opcode()) {
-    case Opcode::kParameter:
-      return Kind::kParameter;
-    case Opcode::kConstant:
-      // Scalars become immediates inside loops; arrays and tuples are
-      // read-only globals.
-      return inst.shape().IsScalar() ? Kind::kGenerated : Kind::kConstant;
-    case Opcode::kTuple:
-    case Opcode::kGetTupleElement:
-    case Opcode::kOptimizationBarrier:
-      return Kind::kAlias;
-    case Opcode::kBitcast:
-      return Kind::kAlias;
-    case Opcode::kCopy:
-      // A tuple copy copies nothing but the tuple: its leaves are the
-      // operand's (buffers are never written twice).
-      return inst.shape().IsTuple() ? Kind::kAlias : Kind::kGenerated;
-    case Opcode::kReshape:
-      return inst.shape().HasDefaultLayout() &&
-                     inst.operand(0)->shape().HasDefaultLayout()
-                 ? Kind::kAlias
-                 : Kind::kGenerated;
-    case Opcode::kBitcastConvert: {
-      // Aliasing keeps every bit, NaN payloads included; the element
-      // generator goes through compute values, where f16/bf16 NaNs become
-      // the canonical NaN.
-      const Shape& in = inst.operand(0)->shape();
-      const Shape& out = inst.shape();
-      const bool same_width =
-          BitWidth(in.element_type()) == BitWidth(out.element_type());
-      if ((in.HasDefaultLayout() && out.HasDefaultLayout()) ||
-          (same_width &&
-           in.layout().minor_to_major == out.layout().minor_to_major)) {
-        return Kind::kAlias;
-      }
-      if (same_width) return Kind::kGenerated;
-      return ErrorAt(inst.location(),
-                     "a width-changing bitcast-convert needs row-major "
-                     "layouts (others are not supported yet)");
-    }
-    case Opcode::kWhile:
-      return Kind::kWhile;
-    case Opcode::kConditional:
-      return Kind::kConditional;
-    case Opcode::kCall:
-      return Kind::kCall;
-    default:
-      return Kind::kGenerated;
+// The located error for a width-changing bitcast-convert between
+// non-row-major layouts (the only value classification code generation
+// refuses).
+absl::Status CheckClassifiable(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kBitcastConvert ||
+      ClassifyValue(inst) == ValueKind::kAlias) {
+    return absl::OkStatus();
   }
-}
-
-// Which leaves of which instruction make up leaf `leaf` of `inst`, looking
-// through tuples and get-tuple-elements.
-std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
-                                             int leaf) {
-  while (true) {
-    if (inst->opcode() == Opcode::kTuple) {
-      int k = 0;
-      for (; k < inst->operand_count(); ++k) {
-        const int n =
-            static_cast<int>(inst->operand(k)->shape().Leaves().size());
-        if (leaf < n) break;
-        leaf -= n;
-      }
-      inst = inst->operand(k);
-    } else if (inst->opcode() == Opcode::kGetTupleElement) {
-      leaf += FirstLeafOf(inst->operand(0)->shape(), inst->tuple_index());
-      inst = inst->operand(0);
-    } else {
-      return {inst, leaf};
-    }
+  if (BitWidth(inst.shape().element_type()) ==
+      BitWidth(inst.operand(0)->shape().element_type())) {
+    return absl::OkStatus();
   }
+  return ErrorAt(inst.location(),
+                 "a width-changing bitcast-convert needs row-major layouts "
+                 "(others are not supported yet)");
 }
 
 class ComputationEmitter {
@@ -139,7 +102,7 @@ class ComputationEmitter {
 
  private:
   struct Plan {
-    Kind kind;
+    ValueKind kind;
     std::vector<int64_t> offsets;       // own leaf buffers in temp, or -1
     std::vector<int> result_index;      // result pointer per leaf, or -1
     std::vector<int64_t> next_offsets;  // while: the body's result buffers
@@ -155,10 +118,29 @@ class ComputationEmitter {
                          const std::vector<IrArray>& out,
                          const std::vector<LeafGenerators>& ops, Value* begin,
                          Value* end);
-  // Emits `inst` as a task function run through aotc_parallel_for.
+  // Emits `inst` as a task function run through aotc_parallel_for, reading
+  // the operands' leaves `ins`.
   absl::Status EmitParallel(const Instruction& inst,
-                            const std::vector<IrArray>& out, int64_t extent,
-                            int64_t min_chunk);
+                            const std::vector<IrArray>& out,
+                            const std::vector<std::vector<IrArray>>& ins,
+                            int64_t extent, int64_t min_chunk);
+  // Where an array's bytes lie: a byte range in a space (temp, a parameter,
+  // a result), or nullopt when unknown (constants, which are only read).
+  struct Extent {
+    int space;
+    int64_t begin;
+    int64_t end;
+    bool Overlaps(const Extent& o) const {
+      return space == o.space && begin < o.end && o.begin < end;
+    }
+  };
+  std::optional<Extent> ExtentOf(const IrArray& a) const;
+  // Gives the arrays a loop nest writes (`out`) and reads (`ins`) alias
+  // scopes, so that LLVM knows a store to one output cannot change what an
+  // input it does not overlap holds (and can keep invariant loads out of the
+  // loop, and vectorize).
+  void SetAliasScopes(const Instruction& inst, std::vector<IrArray>& out,
+                      std::vector<std::vector<IrArray>>& ins);
   // How a buffer pointer is found from the computation's arguments, so that
   // a task function can find it again.
   struct Recipe {
@@ -201,59 +183,29 @@ class ComputationEmitter {
 };
 
 absl::Status ComputationEmitter::PlanAll() {
-  // Instructions the root depends on, in definition order.
-  std::set<const Instruction*> live;
-  std::vector<const Instruction*> stack = {comp_.root()};
-  while (!stack.empty()) {
-    const Instruction* inst = stack.back();
-    stack.pop_back();
-    if (!live.insert(inst).second) continue;
-    for (const Instruction* o : inst->operands()) stack.push_back(o);
-  }
-  for (const auto& inst : comp_.instructions()) {
-    if (live.count(inst.get())) live_.push_back(inst.get());
-  }
-  // Root leaves written in place by the instruction producing them.
-  std::map<std::pair<const Instruction*, int>, int> direct;
-  const int results = static_cast<int>(comp_.root()->shape().Leaves().size());
-  for (int r = 0; r < results; ++r) {
-    auto [producer, leaf] = TraceLeaf(comp_.root(), r);
-    ASSIGN_OR_RETURN(Kind kind, Classify(*producer));
-    if (kind == Kind::kParameter || kind == Kind::kConstant ||
-        kind == Kind::kAlias) {
-      continue;
-    }
-    direct.emplace(std::make_pair(producer, leaf), r);
-  }
-  auto allocate = [&](int64_t bytes) {
-    const int64_t offset = own_bytes_;
-    own_bytes_ = AlignUp(own_bytes_ + bytes);
-    return offset;
-  };
+  const BufferPlan plan = AssignBuffers(comp_);
+  live_ = plan.schedule;
+  own_bytes_ = plan.arena_bytes;
   for (const Instruction* inst : live_) {
-    Plan plan;
-    ASSIGN_OR_RETURN(plan.kind, Classify(*inst));
-    const std::vector<const Shape*> leaves = inst->shape().Leaves();
-    const bool owns = plan.kind != Kind::kParameter &&
-                      plan.kind != Kind::kConstant && plan.kind != Kind::kAlias;
-    for (size_t k = 0; k < leaves.size() && owns; ++k) {
-      auto it = direct.find({inst, static_cast<int>(k)});
-      if (it != direct.end()) {
-        plan.offsets.push_back(-1);
-        plan.result_index.push_back(it->second);
-      } else {
-        plan.offsets.push_back(allocate(leaves[k]->ByteSize()));
-        plan.result_index.push_back(-1);
+    RETURN_IF_ERROR(CheckClassifiable(*inst));
+    Plan p;
+    p.kind = ClassifyValue(*inst);
+    auto own = plan.leaf_buffers.find(inst);
+    if (own != plan.leaf_buffers.end()) {
+      for (int b : own->second) {
+        p.offsets.push_back(b < 0 ? -1 : plan.buffers[b].offset);
       }
+      p.result_index = plan.result_index.at(inst);
     }
     std::vector<const Computation*> callees;
-    if (plan.kind == Kind::kWhile) {
-      for (const Shape* leaf : leaves) {
-        plan.next_offsets.push_back(allocate(leaf->ByteSize()));
+    if (p.kind == ValueKind::kWhile) {
+      for (int b : plan.while_next.at(inst)) {
+        p.next_offsets.push_back(plan.buffers[b].offset);
       }
-      plan.pred_offset = allocate(1);
+      p.pred_offset = plan.buffers[plan.while_predicate.at(inst)].offset;
       callees = {inst->while_condition(), inst->while_body()};
-    } else if (plan.kind == Kind::kConditional || plan.kind == Kind::kCall) {
+    } else if (p.kind == ValueKind::kConditional ||
+               p.kind == ValueKind::kCall) {
       callees.assign(inst->called_computations().begin(),
                      inst->called_computations().end());
     }
@@ -261,7 +213,7 @@ absl::Status ComputationEmitter::PlanAll() {
       ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(*callee));
       callee_bytes_ = std::max(callee_bytes_, f.temp_bytes);
     }
-    plans_[inst] = std::move(plan);
+    plans_[inst] = std::move(p);
   }
   return absl::OkStatus();
 }
@@ -271,6 +223,84 @@ Value* ComputationEmitter::TempAt(int64_t offset) {
       b_->CreateInBoundsGEP(b_->getInt8Ty(), temp_, b_->getInt64(offset));
   recipes_[p] = {Recipe::kTemp, offset};
   return p;
+}
+
+std::optional<ComputationEmitter::Extent> ComputationEmitter::ExtentOf(
+    const IrArray& a) const {
+  auto it = recipes_.find(a.base());
+  if (it == recipes_.end()) return std::nullopt;
+  const Recipe& r = it->second;
+  const int64_t bytes = a.shape().ByteSize();
+  if (r.kind == Recipe::kTemp) return Extent{0, r.value, r.value + bytes};
+  // The entry's callers promise that results overlap neither each other
+  // nor any argument (docs/header.md). Inside a called computation, whose
+  // parameters and results are its caller's buffers, all of them may.
+  if (comp_.parent() == nullptr || comp_.parent()->entry() != &comp_) {
+    return Extent{1, 0, std::numeric_limits<int64_t>::max()};
+  }
+  const int64_t space = 2 + 2 * r.value + (r.kind == Recipe::kResult ? 1 : 0);
+  return Extent{static_cast<int>(space), 0, bytes};
+}
+
+void ComputationEmitter::SetAliasScopes(
+    const Instruction& inst, std::vector<IrArray>& out,
+    std::vector<std::vector<IrArray>>& ins) {
+  // One scope per distinct extent; arrays over the same bytes share it.
+  std::vector<Extent> extents;
+  auto scope_index = [&](const IrArray& a) -> int {
+    std::optional<Extent> e = ExtentOf(a);
+    if (!e.has_value()) return -1;
+    for (size_t i = 0; i < extents.size(); ++i) {
+      const Extent& x = extents[i];
+      if (x.space == e->space && x.begin == e->begin && x.end == e->end) {
+        return static_cast<int>(i);
+      }
+    }
+    extents.push_back(*e);
+    return static_cast<int>(extents.size() - 1);
+  };
+  std::vector<int> out_scope, in_scope;
+  for (const IrArray& a : out) out_scope.push_back(scope_index(a));
+  for (const auto& leaves : ins) {
+    for (const IrArray& a : leaves) in_scope.push_back(scope_index(a));
+  }
+  if (extents.empty()) return;
+  llvm::LLVMContext& ctx = mc_.context();
+  llvm::MDBuilder mdb(ctx);
+  llvm::MDNode* domain = mdb.createAnonymousAliasScopeDomain(inst.name());
+  std::vector<llvm::MDNode*> scopes;
+  for (size_t i = 0; i < extents.size(); ++i) {
+    scopes.push_back(mdb.createAnonymousAliasScope(domain));
+  }
+  // The scopes of `against` whose extents do not overlap extent `i`.
+  auto disjoint = [&](int i, const std::vector<int>& against) -> llvm::MDNode* {
+    std::vector<llvm::Metadata*> list;
+    std::set<int> added;
+    for (int j : against) {
+      if (j < 0 || extents[j].Overlaps(extents[i]) || !added.insert(j).second) {
+        continue;
+      }
+      list.push_back(scopes[j]);
+    }
+    return list.empty() ? nullptr : llvm::MDNode::get(ctx, list);
+  };
+  std::vector<int> all = out_scope;
+  all.insert(all.end(), in_scope.begin(), in_scope.end());
+  for (size_t k = 0; k < out.size(); ++k) {
+    const int i = out_scope[k];
+    if (i < 0) continue;
+    out[k].SetAliasScopes(llvm::MDNode::get(ctx, {scopes[i]}),
+                          disjoint(i, all));
+  }
+  size_t n = 0;
+  for (auto& leaves : ins) {
+    for (IrArray& a : leaves) {
+      const int i = in_scope[n++];
+      if (i < 0) continue;
+      a.SetAliasScopes(llvm::MDNode::get(ctx, {scopes[i]}),
+                       disjoint(i, out_scope));
+    }
+  }
 }
 
 Value* ComputationEmitter::Rebase(llvm::IRBuilderBase& b, Value* base,
@@ -331,12 +361,90 @@ absl::Status ComputationEmitter::CallBufferFunction(
   return absl::OkStatus();
 }
 
+// The reduces of a multi-output fusion whose results all have the output
+// leaves' dimensions and layout and which share their loop structure (one
+// pass over the input computes them all), or empty.
+std::vector<const Instruction*> SiblingReduces(const Instruction& inst,
+                                               const std::vector<IrArray>& out) {
+  if (inst.opcode() != Opcode::kFusion || out.size() < 2) return {};
+  for (const IrArray& a : out) {
+    if (!a.shape().SameDimensions(out[0].shape()) ||
+        a.shape().layout().minor_to_major !=
+            out[0].shape().layout().minor_to_major) {
+      return {};
+    }
+  }
+  std::vector<const Instruction*> reduces;
+  for (const auto& f : inst.fused_computation()->instructions()) {
+    if (f->opcode() != Opcode::kReduce) continue;
+    if (f->operand_count() != 2 || !f->shape().IsArray() ||
+        !f->shape().SameDimensions(out[0].shape())) {
+      return {};
+    }
+    if (!reduces.empty() &&
+        (f->attrs().dimensions != reduces[0]->attrs().dimensions ||
+         !f->operand(0)->shape().SameDimensions(
+             reduces[0]->operand(0)->shape()))) {
+      return {};
+    }
+    reduces.push_back(f.get());
+  }
+  return reduces.size() >= 2 ? reduces : std::vector<const Instruction*>{};
+}
+
 absl::Status ComputationEmitter::EmitLoops(
     llvm::IRBuilderBase& b, const Instruction& inst,
     const std::vector<IrArray>& out, const std::vector<LeafGenerators>& ops,
     Value* begin, Value* end) {
+  if (std::optional<RowDot> rd = MatchRowDot(inst, out); rd.has_value()) {
+    return EmitRowDot(mc_, b, inst, *rd, out[0], ops, begin, end);
+  }
   ElementalEmitter emitter(mc_, b);
   absl::Status status;
+  if (std::vector<const Instruction*> reduces = SiblingReduces(inst, out);
+      !reduces.empty()) {
+    // One loop over the outputs; at each output index one loop over the
+    // reduced positions accumulates every sibling reduce, and the results
+    // feed the fusion's roots.
+    const Computation& fused = *inst.fused_computation();
+    EmitArrayLoop(
+        b, out[0].shape(), inst.name(),
+        [&](const Index& index) {
+          if (!status.ok()) return;
+          auto run = [&]() -> absl::Status {
+            ASSIGN_OR_RETURN(auto values,
+                             emitter.EmitComputationValues(fused, ops));
+            std::vector<std::vector<LeafGenerators>> reduce_ops;
+            for (const Instruction* r : reduces) {
+              reduce_ops.push_back(
+                  {values.at(r->operand(0)), values.at(r->operand(1))});
+            }
+            ASSIGN_OR_RETURN(std::vector<Value*> results,
+                             emitter.EmitReduceGroup(reduces, reduce_ops, index));
+            std::map<const Instruction*, LeafGenerators> overrides;
+            for (size_t k = 0; k < reduces.size(); ++k) {
+              Generator own = values.at(reduces[k])[0];
+              Value* v = results[k];
+              std::vector<Value*> at = index.multi;
+              overrides[reduces[k]] = {
+                  [own, v, at](const Index& i) -> absl::StatusOr<Value*> {
+                    if (i.multi == at) return v;
+                    return own(i);
+                  }};
+            }
+            ASSIGN_OR_RETURN(LeafGenerators roots,
+                             emitter.EmitComputation(fused, ops, &overrides));
+            for (size_t k = 0; k < out.size(); ++k) {
+              ASSIGN_OR_RETURN(Value * v, roots[k](index));
+              out[k].Write(b, index, v);
+            }
+            return absl::OkStatus();
+          };
+          status = run();
+        },
+        begin, end);
+    return status;
+  }
   if (inst.opcode() == Opcode::kReduce && out.size() > 1) {
     EmitArrayLoop(
         b, out[0].shape(), inst.name(),
@@ -375,10 +483,10 @@ absl::Status ComputationEmitter::EmitLoops(
   return status;
 }
 
-absl::Status ComputationEmitter::EmitParallel(const Instruction& inst,
-                                              const std::vector<IrArray>& out,
-                                              int64_t extent,
-                                              int64_t min_chunk) {
+absl::Status ComputationEmitter::EmitParallel(
+    const Instruction& inst, const std::vector<IrArray>& out,
+    const std::vector<std::vector<IrArray>>& ins, int64_t extent,
+    int64_t min_chunk) {
   llvm::LLVMContext& ctx = mc_.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
@@ -396,18 +504,18 @@ absl::Status ComputationEmitter::EmitParallel(const Instruction& inst,
   Value* results =
       tb.CreateLoad(ptr, tb.CreateStructGEP(context_type, context, 1));
   Value* temp = tb.CreateLoad(ptr, tb.CreateStructGEP(context_type, context, 2));
+  // The same arrays (and alias scopes) over the task's pointers.
+  auto rebased = [&](const IrArray& a) {
+    IrArray r = a;
+    r.set_base(Rebase(tb, a.base(), params, results, temp));
+    return r;
+  };
   std::vector<IrArray> task_out;
-  for (const IrArray& a : out) {
-    task_out.emplace_back(Rebase(tb, a.base(), params, results, temp),
-                          &a.shape());
-  }
+  for (const IrArray& a : out) task_out.push_back(rebased(a));
   std::vector<LeafGenerators> ops;
-  for (const Instruction* o : inst.operands()) {
+  for (const std::vector<IrArray>& leaves : ins) {
     LeafGenerators g;
-    for (const IrArray& a : values_.at(o)) {
-      g.push_back(ArrayReader(
-          tb, IrArray(Rebase(tb, a.base(), params, results, temp), &a.shape())));
-    }
+    for (const IrArray& a : leaves) g.push_back(ArrayReader(tb, rebased(a)));
     ops.push_back(std::move(g));
   }
   RETURN_IF_ERROR(
@@ -431,11 +539,16 @@ absl::Status ComputationEmitter::EmitParallel(const Instruction& inst,
 absl::Status ComputationEmitter::EmitGenerated(const Instruction& inst) {
   const Plan& plan = plans_.at(&inst);
   std::vector<IrArray> out = OwnLeaves(inst, plan.offsets, plan.result_index);
+  std::vector<std::vector<IrArray>> ins;
+  for (const Instruction* o : inst.operands()) ins.push_back(values_.at(o));
+  SetAliasScopes(inst, out, ins);
   // A parallel loop needs every output leaf to share the outermost
-  // dimension's extent and layout.
+  // dimension's extent and layout, and enough work: output elements times
+  // the input elements each one reads (a row reduction reads a whole row).
   const Shape& first = out[0].shape();
+  const int64_t work_per_element = WorkPerElement(inst);
   bool parallel = first.rank() > 0 &&
-                  first.ElementCount() >= kParallelMinElements;
+                  first.ElementCount() * work_per_element >= kParallelMinWork;
   for (const IrArray& a : out) {
     parallel = parallel && a.shape().SameDimensions(first) &&
                a.shape().layout().minor_to_major ==
@@ -444,22 +557,26 @@ absl::Status ComputationEmitter::EmitGenerated(const Instruction& inst) {
   if (parallel) {
     const int64_t extent =
         first.dimensions(first.layout().minor_to_major.back());
-    const int64_t inner = first.ElementCount() / extent;
+    const int64_t row_work = first.ElementCount() / extent * work_per_element;
     if (extent >= 2) {
       RETURN_IF_ERROR(EmitParallel(
-          inst, out, extent,
-          std::max<int64_t>(1, (kMinChunkElements + inner - 1) / inner)));
+          inst, out, ins, extent,
+          std::max<int64_t>(1, (kMinChunkWork + row_work - 1) / row_work)));
+      // Later users read these arrays with their own scopes.
+      for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);
       values_[&inst] = std::move(out);
       return absl::OkStatus();
     }
   }
   std::vector<LeafGenerators> ops;
-  for (const Instruction* o : inst.operands()) {
+  for (const std::vector<IrArray>& leaves : ins) {
     LeafGenerators g;
-    for (const IrArray& a : values_.at(o)) g.push_back(ArrayReader(*b_, a));
+    for (const IrArray& a : leaves) g.push_back(ArrayReader(*b_, a));
     ops.push_back(std::move(g));
   }
   RETURN_IF_ERROR(EmitLoops(*b_, inst, out, ops, nullptr, nullptr));
+  // Later users read these arrays with their own scopes.
+  for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);
   values_[&inst] = std::move(out);
   return absl::OkStatus();
 }
@@ -540,7 +657,7 @@ absl::Status ComputationEmitter::EmitCall(const Instruction& inst) {
 absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
   const Plan& plan = plans_.at(&inst);
   switch (plan.kind) {
-    case Kind::kParameter: {
+    case ValueKind::kParameter: {
       int first = 0;
       for (const Instruction* p : comp_.parameters()) {
         if (p == &inst) break;
@@ -553,7 +670,7 @@ absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
       values_[&inst] = std::move(leaves);
       return absl::OkStatus();
     }
-    case Kind::kConstant: {
+    case ValueKind::kConstant: {
       if (inst.literal().elided()) {
         return ErrorAt(inst.location(),
                        "the constant's value was elided from the HLO text "
@@ -568,7 +685,7 @@ absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
       values_[&inst] = std::move(leaves);
       return absl::OkStatus();
     }
-    case Kind::kAlias: {
+    case ValueKind::kAlias: {
       std::vector<IrArray> leaves;
       if (inst.opcode() == Opcode::kTuple) {
         for (const Instruction* o : inst.operands()) {
@@ -586,13 +703,13 @@ absl::Status ComputationEmitter::EmitInstruction(const Instruction& inst) {
       values_[&inst] = std::move(leaves);
       return absl::OkStatus();
     }
-    case Kind::kWhile:
+    case ValueKind::kWhile:
       return EmitWhile(inst);
-    case Kind::kConditional:
+    case ValueKind::kConditional:
       return EmitConditional(inst);
-    case Kind::kCall:
+    case ValueKind::kCall:
       return EmitCall(inst);
-    case Kind::kGenerated:
+    case ValueKind::kOwned:
       return EmitGenerated(inst);
   }
   return absl::OkStatus();

@@ -532,8 +532,10 @@ absl::StatusOr<LeafGenerators> ElementalEmitter::MakeGenerators(
   }));
 }
 
-absl::StatusOr<LeafGenerators> ElementalEmitter::EmitComputation(
-    const Computation& comp, const std::vector<LeafGenerators>& parameters) {
+absl::StatusOr<std::map<const Instruction*, LeafGenerators>>
+ElementalEmitter::EmitComputationValues(
+    const Computation& comp, const std::vector<LeafGenerators>& parameters,
+    const std::map<const Instruction*, LeafGenerators>* overrides) {
   std::map<const Instruction*, LeafGenerators> values;
   for (const auto& owned : comp.instructions()) {
     const Instruction* inst = owned.get();
@@ -541,12 +543,27 @@ absl::StatusOr<LeafGenerators> ElementalEmitter::EmitComputation(
       values[inst] = parameters.at(inst->parameter_number());
       continue;
     }
+    if (overrides != nullptr) {
+      auto it = overrides->find(inst);
+      if (it != overrides->end()) {
+        values[inst] = it->second;
+        continue;
+      }
+    }
     std::vector<LeafGenerators> ops;
     for (const Instruction* o : inst->operands()) ops.push_back(values.at(o));
     ASSIGN_OR_RETURN(LeafGenerators leaves, MakeGenerators(*inst, ops));
     for (Generator& g : leaves) g = Memoized(b_, std::move(g));
     values[inst] = std::move(leaves);
   }
+  return values;
+}
+
+absl::StatusOr<LeafGenerators> ElementalEmitter::EmitComputation(
+    const Computation& comp, const std::vector<LeafGenerators>& parameters,
+    const std::map<const Instruction*, LeafGenerators>* overrides) {
+  ASSIGN_OR_RETURN(auto values,
+                   EmitComputationValues(comp, parameters, overrides));
   return values.at(comp.root());
 }
 

@@ -44,10 +44,26 @@ class ElementalEmitter {
       const Instruction& inst, const std::vector<LeafGenerators>& operands,
       const Index& index);
 
+  // Values of several single-result reduces that share their operand
+  // dimensions and reduced dimensions, at `index`, computed in one loop over
+  // the reduced positions (each with its own accumulator): siblings of a
+  // multi-output fusion read their common input once.
+  absl::StatusOr<std::vector<llvm::Value*>> EmitReduceGroup(
+      const std::vector<const Instruction*>& reduces,
+      const std::vector<std::vector<LeafGenerators>>& operands,
+      const Index& index);
+
   // Generators of every instruction of `comp` reachable from its root, with
-  // its parameters given; returns the root's leaf generators.
+  // its parameters given; returns the root's leaf generators. Instructions
+  // in `overrides` use the given generators instead of their own.
   absl::StatusOr<LeafGenerators> EmitComputation(
-      const Computation& comp, const std::vector<LeafGenerators>& parameters);
+      const Computation& comp, const std::vector<LeafGenerators>& parameters,
+      const std::map<const Instruction*, LeafGenerators>* overrides = nullptr);
+  // The same, returning every instruction's generators.
+  absl::StatusOr<std::map<const Instruction*, LeafGenerators>>
+  EmitComputationValues(
+      const Computation& comp, const std::vector<LeafGenerators>& parameters,
+      const std::map<const Instruction*, LeafGenerators>* overrides = nullptr);
 
   // Calls the scalar computation `comp` on compute values; returns its
   // root's leaves.

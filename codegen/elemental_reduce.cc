@@ -8,8 +8,10 @@
 // bf16 in float and rounding once.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "llvm/IR/Intrinsics.h"
 #include "codegen/element_ops.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_types.h"
@@ -24,6 +26,30 @@ using llvm::Value;
 // The element type of the reducer's parameter k (a scalar).
 PrimitiveType ParamType(const Computation& comp, int k) {
   return comp.parameter(k)->shape().element_type();
+}
+
+// The binary opcode of a reducer that is add, multiply, maximum or minimum
+// of its two f32 or f64 parameters (in either order), or nullopt.
+std::optional<Opcode> ReassociableReducer(const Computation& reducer) {
+  const Instruction* root = reducer.root();
+  const Opcode op = root->opcode();
+  if (reducer.num_parameters() != 2 || reducer.instruction_count() != 3 ||
+      (op != Opcode::kAdd && op != Opcode::kMultiply &&
+       op != Opcode::kMaximum && op != Opcode::kMinimum)) {
+    return std::nullopt;
+  }
+  const PrimitiveType t = root->shape().element_type();
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return std::nullopt;
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter ||
+      a == b) {
+    return std::nullopt;
+  }
+  for (const Instruction* p : reducer.parameters()) {
+    if (p->shape().element_type() != t) return std::nullopt;
+  }
+  return root->opcode();
 }
 
 }  // namespace
@@ -62,6 +88,36 @@ absl::Status ElementalEmitter::Accumulate(
                               ParamType(reducer, n + k)));
     args.push_back(v);
   }
+  // A float add or multiply reduction may be reassociated (unless
+  // --strict-fp): the flag lets LLVM's loop vectorizer keep several vector
+  // accumulators and combine them at the end. Maximum and minimum are
+  // associative already; as llvm.maximum / llvm.minimum (NaN wins, -0 < +0,
+  // as HLO's) the vectorizer recognizes them too, where the select chain
+  // of the element-wise form would stay a scalar dependency chain. Only
+  // which NaN payload wins may differ from the sequential order.
+  if (std::optional<Opcode> op = ReassociableReducer(reducer);
+      op.has_value() && !mc_.strict_fp()) {
+    Value* r = nullptr;
+    switch (*op) {
+      case Opcode::kMaximum:
+        r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, args[0],
+                                     args[1]);
+        break;
+      case Opcode::kMinimum:
+        r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, args[0],
+                                     args[1]);
+        break;
+      default: {
+        r = *op == Opcode::kAdd ? b_.CreateFAdd(args[0], args[1])
+                                : b_.CreateFMul(args[0], args[1]);
+        llvm::FastMathFlags flags;
+        flags.setAllowReassoc();
+        llvm::cast<llvm::Instruction>(r)->setFastMathFlags(flags);
+      }
+    }
+    b_.CreateStore(r, acc[0]);
+    return absl::OkStatus();
+  }
   ASSIGN_OR_RETURN(std::vector<Value*> r, CallScalar(reducer, args));
   for (int k = 0; k < n; ++k) b_.CreateStore(r[k], acc[k]);
   return absl::OkStatus();
@@ -78,9 +134,17 @@ Value* ElementalEmitter::AccumulatorResult(
 absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
     const Instruction& inst, const std::vector<LeafGenerators>& ops,
     const Index& index) {
+  return EmitReduceGroup({&inst}, {ops}, index);
+}
+
+absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
+    const std::vector<const Instruction*>& reduces,
+    const std::vector<std::vector<LeafGenerators>>& ops, const Index& index) {
   llvm::IRBuilderBase& b = b_;
-  const Shape& in = inst.operand(0)->shape();
-  const std::vector<int64_t>& reduced = inst.attrs().dimensions;
+  // The loop structure is the first reduce's; the others share it.
+  const Instruction& first = *reduces[0];
+  const Shape& in = first.operand(0)->shape();
+  const std::vector<int64_t>& reduced = first.attrs().dimensions;
   std::vector<bool> is_reduced(in.rank(), false);
   for (int64_t d : reduced) is_reduced[d] = true;
   std::vector<int64_t> sorted(reduced.begin(), reduced.end());
@@ -88,11 +152,17 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
   std::vector<int64_t> extents;
   for (int64_t d : sorted) extents.push_back(in.dimensions(d));
 
-  ASSIGN_OR_RETURN(std::vector<llvm::AllocaInst*> acc,
-                   InitAccumulators(inst, ops));
+  std::vector<std::vector<llvm::AllocaInst*>> acc;
+  for (size_t r = 0; r < reduces.size(); ++r) {
+    ASSIGN_OR_RETURN(std::vector<llvm::AllocaInst*> a,
+                     InitAccumulators(*reduces[r], ops[r]));
+    acc.push_back(std::move(a));
+  }
   absl::Status status;
   EmitBoxLoop(b, extents, "reduce", [&](const std::vector<Value*>& counters) {
     if (!status.ok()) return;
+    // One index for every reduce of the group, so that shared operand
+    // generators (memoized per index) load each element once.
     Index i;
     i.shape = &in;
     size_t kept = 0, red = 0;
@@ -105,12 +175,16 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
       }
     }
     if (sorted.empty()) i = index;
-    status = Accumulate(inst, ops, acc, i);
+    for (size_t r = 0; r < reduces.size() && status.ok(); ++r) {
+      status = Accumulate(*reduces[r], ops[r], acc[r], i);
+    }
   });
   RETURN_IF_ERROR(status);
   std::vector<Value*> results;
-  for (int k = 0; k < static_cast<int>(acc.size()); ++k) {
-    results.push_back(AccumulatorResult(inst, acc, k));
+  for (size_t r = 0; r < reduces.size(); ++r) {
+    for (int k = 0; k < static_cast<int>(acc[r].size()); ++k) {
+      results.push_back(AccumulatorResult(*reduces[r], acc[r], k));
+    }
   }
   return results;
 }

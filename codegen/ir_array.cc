@@ -41,17 +41,28 @@ llvm::Value* IrArray::ElementPointer(llvm::IRBuilderBase& b,
   return b.CreateInBoundsGEP(type, base_, {Offset(b, index)});
 }
 
+void IrArray::Annotate(llvm::Instruction* access) const {
+  if (alias_scope_ != nullptr) {
+    access->setMetadata(llvm::LLVMContext::MD_alias_scope, alias_scope_);
+  }
+  if (noalias_ != nullptr) {
+    access->setMetadata(llvm::LLVMContext::MD_noalias, noalias_);
+  }
+}
+
 llvm::Value* IrArray::Read(llvm::IRBuilderBase& b, const Index& index) const {
   const PrimitiveType t = shape_->element_type();
-  llvm::Value* v =
+  llvm::LoadInst* v =
       b.CreateLoad(StorageType(b.getContext(), t), ElementPointer(b, index));
+  Annotate(v);
   return StorageToCompute(b, v, t);
 }
 
 void IrArray::Write(llvm::IRBuilderBase& b, const Index& index,
                     llvm::Value* value) const {
   const PrimitiveType t = shape_->element_type();
-  b.CreateStore(ComputeToStorage(b, value, t), ElementPointer(b, index));
+  Annotate(
+      b.CreateStore(ComputeToStorage(b, value, t), ElementPointer(b, index)));
 }
 
 llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type,

@@ -44,6 +44,7 @@ class IrArray {
   IrArray(llvm::Value* base, const Shape* shape) : base_(base), shape_(shape) {}
 
   llvm::Value* base() const { return base_; }
+  void set_base(llvm::Value* base) { base_ = base; }
   const Shape& shape() const { return *shape_; }
 
   // Physical element offset (i64) of `index`.
@@ -55,9 +56,21 @@ class IrArray {
   void Write(llvm::IRBuilderBase& b, const Index& index,
              llvm::Value* value) const;
 
+  // Alias-scope metadata put on every load and store of this array (null:
+  // none): the array's own scope, and the scopes of the arrays of the same
+  // loop nest it cannot overlap.
+  void SetAliasScopes(llvm::MDNode* scope, llvm::MDNode* noalias) {
+    alias_scope_ = scope;
+    noalias_ = noalias;
+  }
+
  private:
+  void Annotate(llvm::Instruction* access) const;
+
   llvm::Value* base_ = nullptr;
   const Shape* shape_ = nullptr;
+  llvm::MDNode* alias_scope_ = nullptr;
+  llvm::MDNode* noalias_ = nullptr;
 };
 
 // Emits `for (i = begin; i < end; ++i) body(i)` at the builder's insertion

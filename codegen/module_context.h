@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/literal.h"
+#include "compiler/passes/buffer_assignment.h"
 #include "llvm/IR/Module.h"
 
 namespace aotc::codegen {
@@ -24,10 +25,15 @@ struct BufferFunction {
   int64_t temp_bytes = 0;
 };
 
-inline constexpr int64_t kBufferAlignment = 64;
+using ::aotc::kBufferAlignment;  // compiler/passes/buffer_assignment.h
 
 class ModuleContext {
  public:
+  // Whether floating-point add and multiply reductions keep the sequential
+  // order (CompileOptions::strict_fp).
+  bool strict_fp() const { return strict_fp_; }
+  void set_strict_fp(bool strict) { strict_fp_ = strict; }
+
   ModuleContext(llvm::Module& module, std::string prefix)
       : module_(module), prefix_(std::move(prefix)) {}
 
@@ -52,6 +58,7 @@ class ModuleContext {
   std::string FunctionName(const Computation& comp, const char* kind);
 
  private:
+  bool strict_fp_ = false;
   llvm::Module& module_;
   std::string prefix_;
   std::map<std::string, llvm::GlobalVariable*> constants_;

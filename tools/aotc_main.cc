@@ -104,6 +104,66 @@ cl::opt<unsigned> opt_level("O", cl::Prefix, cl::init(2), cl::value_desc("N"),
                             cl::sub(compile_cmd), cl::sub(run_cmd),
                             cl::cat(aotc_category));
 
+// The optimization pipeline's switches, shared by inspect, compile and run.
+cl::opt<bool> no_fusion(
+    "no-fusion",
+    cl::desc("Skip fusion: one loop nest per instruction (for comparison and "
+             "bisecting)"),
+    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+cl::list<std::string> disable_pass(
+    "disable-pass", cl::value_desc("NAME,..."), cl::CommaSeparated,
+    cl::desc("Skip these optimization passes (see docs/passes.md)"),
+    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+cl::opt<bool> print_ir_after_all(
+    "print-ir-after-all",
+    cl::desc("Print the module on stderr after every optimization pass"),
+    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+cl::opt<bool> pass_timing(
+    "pass-timing", cl::desc("Print the time of every pass on stderr"),
+    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+cl::opt<bool> strict_fp(
+    "strict-fp",
+    cl::desc("Keep the sequential order of floating-point reductions (no "
+             "reassociation into vector accumulators)"),
+    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
+    cl::cat(aotc_category));
+
+// aotc inspect's reports
+cl::opt<std::string> inspect_after(
+    "after", cl::value_desc("PASS"),
+    cl::desc("Print the module after this optimization pass (e.g. fusion) "
+             "instead of as read"),
+    cl::sub(inspect_cmd), cl::cat(aotc_category));
+cl::opt<bool> inspect_fusion(
+    "fusion",
+    cl::desc("Print each fused region: kind, absorbed instructions, bytes "
+             "read and written, bytes saved"),
+    cl::sub(inspect_cmd), cl::cat(aotc_category));
+cl::opt<bool> inspect_memory(
+    "memory",
+    cl::desc("Print the buffer plan of the optimized entry: buffers, sizes, "
+             "offsets, live ranges, peak bytes"),
+    cl::sub(inspect_cmd), cl::cat(aotc_category));
+cl::opt<std::string> inspect_dot(
+    "dot", cl::value_desc("FILE"),
+    cl::desc("Write the optimized entry as a Graphviz graph, one cluster per "
+             "fused region"),
+    cl::sub(inspect_cmd), cl::cat(aotc_category));
+
+aotc::PassFlags PassFlagsFromCommandLine() {
+  aotc::PassFlags flags;
+  flags.no_fusion = no_fusion;
+  flags.disabled.assign(disable_pass.begin(), disable_pass.end());
+  flags.print_ir_after_all = print_ir_after_all;
+  flags.pass_timing = pass_timing;
+  flags.strict_fp = strict_fp;
+  return flags;
+}
+
 // aotc run
 cl::list<std::string> run_positional(
     cl::Positional, cl::OneOrMore,
@@ -154,12 +214,15 @@ int main(int argc, char** argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "aotc: ahead-of-time compiler for XLA HLO models\n\n"
-          "  aotc inspect MODEL\n"
+          "  aotc inspect MODEL [--after PASS] [--fusion] [--memory] "
+          "[--dot FILE]\n"
           "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
           "[--output-dir DIR]\n"
           "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
           "[--target-triple T] [--cpu C] [--features F] [-O0..3] "
           "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
+          "      [--no-fusion] [--disable-pass P,...] [--strict-fp] "
+          "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
           "[--output-dir DIR] [--check] [--bench N]\n\n"
           "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
@@ -168,7 +231,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", errors.c_str());
     return 2;
   }
-  if (inspect_cmd) return aotc::RunInspect({inspect_model});
+  if (inspect_cmd) {
+    aotc::InspectOptions options;
+    options.model = inspect_model;
+    options.passes = PassFlagsFromCommandLine();
+    options.after = inspect_after;
+    options.fusion = inspect_fusion;
+    options.memory = inspect_memory;
+    options.dot = inspect_dot;
+    return aotc::RunInspect(options);
+  }
   if (eval_cmd) {
     aotc::EvalOptions options;
     options.model = eval_positional[0];
@@ -210,6 +282,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.codegen.pic = compile_reloc == "pic";
+    options.codegen.strict_fp = strict_fp;
+    options.passes = PassFlagsFromCommandLine();
     return aotc::RunCompile(options);
   }
   if (run_cmd) {
@@ -231,6 +305,7 @@ int main(int argc, char** argv) {
     options.bench = run_bench;
     options.max_work = run_max_work;
     options.opt_level = static_cast<int>(opt_level);
+    options.passes = PassFlagsFromCommandLine();
     return aotc::RunRun(options);
   }
   std::fprintf(stderr,

@@ -13,8 +13,30 @@
 
 namespace aotc {
 
+class Module;
+
+// The optimization pipeline's switches, shared by inspect, compile and run.
+struct PassFlags {
+  bool no_fusion = false;              // --no-fusion
+  std::vector<std::string> disabled;   // --disable-pass NAME,...
+  bool print_ir_after_all = false;     // --print-ir-after-all (stderr)
+  bool pass_timing = false;            // --pass-timing (stderr)
+  bool strict_fp = false;              // --strict-fp: no reduction splitting
+};
+
+// Runs the optimization pipeline (compiler/passes/pipelines.h) on `module`
+// as `flags` say, printing the module after each pass and the pass timings
+// on stderr when asked. Returns the exit code: 0, 1 (an error) or 2 (an
+// unknown pass name).
+int OptimizeForCodegen(Module& module, const PassFlags& flags);
+
 struct InspectOptions {
   std::string model;
+  PassFlags passes;
+  std::string after;       // print the module after this pass ("" = input)
+  bool fusion = false;     // print the fusion report
+  bool memory = false;     // print the buffer plan
+  std::string dot;         // write a Graphviz graph to this file
 };
 int RunInspect(const InspectOptions& options);
 
@@ -31,6 +53,7 @@ struct CompileCommandOptions {
   std::string output_dir;
   std::string emit = "obj,header,json";  // comma-separated output kinds
   codegen::CompileOptions codegen;
+  PassFlags passes;
 };
 int RunCompile(const CompileCommandOptions& options);
 
@@ -42,6 +65,7 @@ struct RunCommandOptions {
   int64_t max_work = 0;    // evaluator budget for --check; 0: no limit
   int64_t bench = 0;       // timed runs after the first; 0: none
   int opt_level = 2;
+  PassFlags passes;  // passes.strict_fp is also CompileOptions::strict_fp
 };
 int RunRun(const RunCommandOptions& options);
 
@@ -56,7 +80,6 @@ int ReportResults(const std::vector<const Literal*>& results,
 
 // One-line summary of a module: instruction and computation counts, entry
 // parameters with shapes, result shape, bytes of constants.
-class Module;
 std::string ModuleSummary(const Module& module);
 
 }  // namespace aotc

@@ -44,6 +44,9 @@ int RunCompile(const CompileCommandOptions& options) {
       LoadModuleFromFile(options.model);
   if (!module.ok()) return ReportError(module.status());
   if (copts.name.empty()) copts.name = codegen::ModelNameFromPath(options.model);
+  if (int code = OptimizeForCodegen(**module, options.passes); code != 0) {
+    return code;
+  }
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**module, copts);
   if (!compiled.ok()) return ReportError(compiled.status());

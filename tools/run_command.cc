@@ -58,11 +58,20 @@ int RunRun(const RunCommandOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);
   if (!module.ok()) return ReportError(module.status());
+  // The reference evaluator runs the module as read, so --check also
+  // checks the optimization passes.
+  absl::StatusOr<std::unique_ptr<Module>> optimized =
+      LoadModuleFromFile(options.model);
+  if (!optimized.ok()) return ReportError(optimized.status());
+  if (int code = OptimizeForCodegen(**optimized, options.passes); code != 0) {
+    return code;
+  }
   codegen::CompileOptions copts;
   copts.name = codegen::ModelNameFromPath(options.model);
   copts.opt_level = options.opt_level;
+  copts.strict_fp = options.passes.strict_fp;
   absl::StatusOr<codegen::CompiledModel> compiled =
-      codegen::CompileModule(**module, copts);
+      codegen::CompileModule(**optimized, copts);
   if (!compiled.ok()) return ReportError(compiled.status());
   // Inputs are bound after compiling: a model that does not compile fails
   // before any (possibly large) input is read or generated.

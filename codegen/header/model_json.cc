@@ -5,6 +5,8 @@
 #include "codegen/header/model_json.h"
 
 #include "codegen/header/header_writer.h"
+#include "compiler/passes/buffer_assignment.h"
+#include "compiler/passes/fusion_report.h"
 #include "nlohmann/json.hpp"
 
 namespace aotc::codegen {
@@ -34,9 +36,44 @@ Json TensorListJson(const std::vector<TensorInfo>& tensors) {
   return list;
 }
 
+Json FusionJson(const Module& module) {
+  Json regions = Json::array();
+  for (const FusionRegion& r : FusionRegions(module)) {
+    regions.push_back(Json{{"computation", r.computation},
+                           {"name", r.name},
+                           {"kind", std::string(FusionKindName(r.kind))},
+                           {"multi_output", r.multi_output},
+                           {"absorbed", r.absorbed},
+                           {"bytes_read", r.bytes_read},
+                           {"bytes_written", r.bytes_written},
+                           {"unfused_bytes", r.unfused_bytes},
+                           {"saved_bytes", r.saved_bytes()}});
+  }
+  return regions;
+}
+
+Json MemoryJson(const Module& module) {
+  const BufferPlan plan = AssignBuffers(*module.entry());
+  Json buffers = Json::array();
+  for (const Buffer& b : plan.buffers) {
+    Json j{{"instruction", b.instruction->name()},
+           {"leaf", b.leaf},
+           {"bytes", b.size},
+           {"offset", b.offset},
+           {"live", Json::array({b.start, b.end})}};
+    if (b.in_place_of >= 0) {
+      j["in_place_of"] = plan.buffers[b.in_place_of].instruction->name();
+    }
+    buffers.push_back(std::move(j));
+  }
+  return Json{{"entry_peak_bytes", plan.arena_bytes},
+              {"entry_unshared_bytes", plan.unshared_bytes},
+              {"buffers", std::move(buffers)}};
+}
+
 }  // namespace
 
-std::string GenerateJson(const ModelSignature& sig) {
+std::string GenerateJson(const ModelSignature& sig, const Module* module) {
   Json j;
   j["format_version"] = kFormatVersion;
   j["name"] = sig.name;
@@ -55,6 +92,10 @@ std::string GenerateJson(const ModelSignature& sig) {
   j["alignment"] = sig.alignment;
   j["args"] = TensorListJson(sig.args);
   j["results"] = TensorListJson(sig.results);
+  if (module != nullptr) {
+    j["fusion"] = FusionJson(*module);
+    j["memory"] = MemoryJson(*module);
+  }
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

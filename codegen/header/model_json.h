@@ -11,10 +11,15 @@
 #include <string>
 
 #include "codegen/header/signature.h"
+#include "compiler/ir/module.h"
 
 namespace aotc::codegen {
 
-std::string GenerateJson(const ModelSignature& sig);
+// With `module` (the optimized module that was compiled), the JSON also
+// carries "fusion" (compiler/passes/fusion_report.h) and "memory" (the
+// entry's buffer plan, compiler/passes/buffer_assignment.h).
+std::string GenerateJson(const ModelSignature& sig,
+                         const Module* module = nullptr);
 
 }  // namespace aotc::codegen
 

@@ -1,0 +1,193 @@
+// End-to-end tests of the loop nests fusion creates: a split and fused
+// mean, sibling reductions sharing one pass, and a matrix product with its
+// epilogue. Every expected value is computed by hand in the test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "codegen/codegen_test_util.h"
+
+namespace aotc::codegen {
+namespace {
+
+using P = PrimitiveType;
+using testing::CompileAndRun;
+using testing::MakeArray;
+using testing::Values;
+
+constexpr bool kOptimize = true;
+
+TEST(FusedE2eTest, SplitFusedMeanIsExact) {
+  // mean(x**2 * 3 + y) over f32[256,512] with x = (j % 4) / 4 and
+  // y = i % 2: per row, 3 x^2 sums to 128 * 3 * (0 + 1 + 4 + 9) / 16 = 336
+  // and y to 512 (i % 2); the mean is (256 * 336 + 128 * 512) / 131072 =
+  // 1.15625. Every partial sum is a multiple of 1/16 below 2^20, so the
+  // result is exact whatever the order of the additions.
+  const char* hlo = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[256,512] parameter(0)
+  y = f32[256,512] parameter(1)
+  sq = f32[256,512] multiply(x, x)
+  three = f32[] constant(3)
+  b3 = f32[256,512] broadcast(three), dimensions={}
+  t = f32[256,512] multiply(sq, b3)
+  s = f32[256,512] add(t, y)
+  zero = f32[] constant(0)
+  r = f32[] reduce(s, zero), dimensions={0,1}, to_apply=add
+  n = f32[] constant(131072)
+  ROOT mean = f32[] divide(r, n)
+})";
+  std::vector<float> x(256 * 512), y(256 * 512);
+  for (int i = 0; i < 256; ++i) {
+    for (int j = 0; j < 512; ++j) {
+      x[i * 512 + j] = (j % 4) / 4.0f;
+      y[i * 512 + j] = static_cast<float>(i % 2);
+    }
+  }
+  for (int opt : {0, 2}) {
+    auto results = CompileAndRun(hlo,
+                                 {MakeArray<P::kF32>({256, 512}, x),
+                                  MakeArray<P::kF32>({256, 512}, y)},
+                                 opt, kOptimize);
+    ASSERT_TRUE(results.ok()) << results.status();
+    EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{1.15625f}));
+  }
+}
+
+TEST(FusedE2eTest, MaxAndMinReductionsKeepNanAndSignedZero) {
+  // Row maxima and minima of f32[4,64], long enough rows for vector
+  // accumulators: row 0 holds j - 32 (max 31, min -32); row 1 the same with
+  // a NaN at column 40 (NaN both ways); row 2 -0 everywhere but a +0 at
+  // column 17 (max +0, min -0); row 3 -inf everywhere.
+  const char* hlo = R"(
+HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+mn {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] minimum(b, a)
+}
+ENTRY e {
+  x = f32[4,64] parameter(0)
+  lo = f32[] constant(-inf)
+  hi = f32[] constant(inf)
+  max = f32[4] reduce(x, lo), dimensions={1}, to_apply=mx
+  min = f32[4] reduce(x, hi), dimensions={1}, to_apply=mn
+  ROOT t = (f32[4], f32[4]) tuple(max, min)
+})";
+  std::vector<float> x(4 * 64);
+  for (int j = 0; j < 64; ++j) {
+    x[j] = static_cast<float>(j - 32);
+    x[64 + j] = j == 40 ? NAN : static_cast<float>(j - 32);
+    x[128 + j] = j == 17 ? 0.0f : -0.0f;
+    x[192 + j] = -INFINITY;
+  }
+  for (int opt : {0, 2}) {
+    auto results = CompileAndRun(hlo, {MakeArray<P::kF32>({4, 64}, x)}, opt,
+                                 kOptimize);
+    ASSERT_TRUE(results.ok()) << results.status();
+    const std::vector<float> max = Values<P::kF32>((*results)[0]);
+    const std::vector<float> min = Values<P::kF32>((*results)[1]);
+    ASSERT_EQ(max.size(), 4u);
+    ASSERT_EQ(min.size(), 4u);
+    EXPECT_EQ(max[0], 31.0f);
+    EXPECT_EQ(min[0], -32.0f);
+    EXPECT_TRUE(std::isnan(max[1]));
+    EXPECT_TRUE(std::isnan(min[1]));
+    EXPECT_EQ(max[2], 0.0f);
+    EXPECT_FALSE(std::signbit(max[2]));
+    EXPECT_EQ(min[2], 0.0f);
+    EXPECT_TRUE(std::signbit(min[2]));
+    EXPECT_EQ(max[3], -INFINITY);
+    EXPECT_EQ(min[3], -INFINITY);
+  }
+}
+
+TEST(FusedE2eTest, SiblingSumsShareOnePass) {
+  // Row sums of x and of x * x for x[i,j] = i + j over a 3x4 matrix:
+  // sum_j (i + j) = 4i + 6; sum_j (i + j)^2 = 4i^2 + 12i + 14.
+  const char* hlo = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[3,4] parameter(0)
+  z = f32[] constant(0)
+  s = f32[3] reduce(x, z), dimensions={1}, to_apply=add
+  xx = f32[3,4] multiply(x, x)
+  s2 = f32[3] reduce(xx, z), dimensions={1}, to_apply=add
+  ROOT t = (f32[3], f32[3]) tuple(s, s2)
+})";
+  auto results = CompileAndRun(
+      hlo, {MakeArray<P::kF32>({3, 4}, {0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5})},
+      2, kOptimize);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{6, 10, 14}));
+  EXPECT_EQ(Values<P::kF32>((*results)[1]), (std::vector<float>{14, 30, 54}));
+}
+
+TEST(FusedE2eTest, MatrixProductWithBiasAndReluEpilogue) {
+  // [[1,2,3],[4,5,6]] x [[7,8],[9,10],[11,12]] = [[58,64],[139,154]];
+  // + bias [-60, -150] gives [[-2,-86],[79,4]]; relu [[0,0],[79,4]].
+  const char* hlo = R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  w = f32[3,2] parameter(1)
+  bias = f32[2] parameter(2)
+  d = f32[2,2] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[2,2] broadcast(bias), dimensions={1}
+  h = f32[2,2] add(d, bb)
+  zero = f32[] constant(0)
+  z = f32[2,2] broadcast(zero), dimensions={}
+  ROOT r = f32[2,2] maximum(h, z)
+})";
+  for (int opt : {0, 2}) {
+    auto results = CompileAndRun(
+        hlo,
+        {MakeArray<P::kF32>({2, 3}, {1, 2, 3, 4, 5, 6}),
+         MakeArray<P::kF32>({3, 2}, {7, 8, 9, 10, 11, 12}),
+         MakeArray<P::kF32>({2}, {-60, -150})},
+        opt, kOptimize);
+    ASSERT_TRUE(results.ok()) << results.status();
+    EXPECT_EQ(Values<P::kF32>((*results)[0]),
+              (std::vector<float>{0, 0, 79, 4}));
+  }
+}
+
+TEST(FusedE2eTest, MatrixProductWithAColumnMajorRightOperand) {
+  // The same product with w given in column-major layout {0,1}: the bytes
+  // are w transposed, 7 9 11 8 10 12.
+  const char* hlo = R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  w = f32[3,2]{0,1} parameter(1)
+  ROOT d = f32[2,2] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  auto results = CompileAndRun(
+      hlo,
+      {MakeArray<P::kF32>({2, 3}, {1, 2, 3, 4, 5, 6}),
+       MakeArray<P::kF32>({3, 2}, {7, 8, 9, 10, 11, 12})},
+      2, kOptimize);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kF32>((*results)[0]),
+            (std::vector<float>{58, 64, 139, 154}));
+}
+
+}  // namespace
+}  // namespace aotc::codegen

@@ -1,0 +1,48 @@
+// The optimization pipeline as the subcommands run it: flags in, reports
+// on stderr, exit codes out.
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/printer.h"
+#include "compiler/passes/pipelines.h"
+#include "tools/commands.h"
+
+namespace aotc {
+
+int OptimizeForCodegen(Module& module, const PassFlags& flags) {
+  OptimizeOptions options;
+  options.fusion = !flags.no_fusion;
+  options.strict_fp = flags.strict_fp;
+  options.disabled.insert(flags.disabled.begin(), flags.disabled.end());
+  if (flags.print_ir_after_all) {
+    options.after_pass = [](std::string_view pass, bool changed,
+                            const Module& m) {
+      std::fprintf(stderr, "// ----- after %.*s (%s) -----\n%s\n",
+                   static_cast<int>(pass.size()), pass.data(),
+                   changed ? "changed" : "unchanged", PrintModule(m).c_str());
+    };
+  }
+  absl::StatusOr<std::vector<PassTiming>> timings =
+      OptimizeModule(module, options);
+  if (!timings.ok()) {
+    if (absl::IsInvalidArgument(timings.status())) {
+      std::fprintf(stderr, "aotc: error: --disable-pass: %s\n",
+                   std::string(timings.status().message()).c_str());
+      return 2;
+    }
+    return ReportError(timings.status());
+  }
+  if (flags.pass_timing) {
+    double total = 0;
+    for (const PassTiming& t : *timings) total += t.seconds;
+    std::fprintf(stderr, "pass timing (total %.3f ms):\n", total * 1e3);
+    for (const PassTiming& t : *timings) {
+      std::fprintf(stderr, "  %-20s %9.3f ms%s\n", t.pass.c_str(),
+                   t.seconds * 1e3, t.changed ? "  changed" : "");
+    }
+  }
+  return 0;
+}
+
+}  // namespace aotc
