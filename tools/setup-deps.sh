@@ -8,7 +8,7 @@ packages=(
   llvm-19-dev llvm-19-tools
   libprotobuf-dev protobuf-compiler
   libabsl-dev nlohmann-json3-dev
-  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
 )
 
 missing=()
