@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "compiler/ir/limits.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "tools/commands.h"
@@ -132,6 +133,15 @@ cl::opt<bool> strict_fp(
     cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
     cl::cat(aotc_category));
 
+// The input limit every subcommand applies (compiler/ir/limits.h).
+cl::opt<int64_t> max_buffer_bytes(
+    "max-buffer-bytes", cl::value_desc("N"),
+    cl::init(aotc::kDefaultMaxBufferBytes),
+    cl::desc("Refuse a model with any single array larger than N bytes "
+             "(default: 16 GiB)"),
+    cl::sub(inspect_cmd), cl::sub(eval_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+
 // aotc inspect's reports
 cl::opt<std::string> inspect_after(
     "after", cl::value_desc("PASS"),
@@ -231,6 +241,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", errors.c_str());
     return 2;
   }
+  if (max_buffer_bytes <= 0) {
+    std::fprintf(stderr, "aotc: error: --max-buffer-bytes must be positive\n");
+    return 2;
+  }
+  aotc::SetMaxBufferBytes(max_buffer_bytes);
   if (inspect_cmd) {
     aotc::InspectOptions options;
     options.model = inspect_model;

@@ -2,7 +2,9 @@
 #include "compiler/ir/shape.h"
 
 #include <algorithm>
+#include <atomic>
 
+#include "compiler/ir/limits.h"
 #include "compiler/support/strings.h"
 #include "compiler/support/check.h"
 
@@ -162,6 +164,12 @@ absl::Status ValidateShapeAt(const Shape& shape, int depth) {
     return absl::InvalidArgumentError(absl::StrCat(
         "shape ", shape.ToString(false), " has a byte size that overflows 64 bits"));
   }
+  if (bytes > MaxBufferBytes()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shape ", shape.ToString(false), " needs ", bytes,
+        " bytes, more than the limit of ", MaxBufferBytes(),
+        " bytes for one buffer (--max-buffer-bytes)"));
+  }
   const std::vector<int64_t>& m2m = shape.layout().minor_to_major;
   if (static_cast<int>(m2m.size()) != shape.rank()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -181,6 +189,17 @@ absl::Status ValidateShapeAt(const Shape& shape, int depth) {
 }
 
 }  // namespace
+
+namespace {
+std::atomic<int64_t> max_buffer_bytes{kDefaultMaxBufferBytes};
+}  // namespace
+
+int64_t MaxBufferBytes() { return max_buffer_bytes.load(std::memory_order_relaxed); }
+
+void SetMaxBufferBytes(int64_t bytes) {
+  AOTC_CHECK(bytes > 0, "the buffer size limit must be positive");
+  max_buffer_bytes.store(bytes, std::memory_order_relaxed);
+}
 
 absl::Status ValidateShape(const Shape& shape) {
   return ValidateShapeAt(shape, 0);

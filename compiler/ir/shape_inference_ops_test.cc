@@ -44,12 +44,12 @@ TEST(ShapeInferenceGather, CollapsedRowsWithImplicitIndexVector) {
 
 TEST(ShapeInferenceGather, ManyDimensions) {
   // Index vectors of 5 in dimension 4 of [10,9,8,7,5]: batch [10,9,8,7],
-  // then the [30,29,28,27,26] window at offset dims 4..8.
+  // then the [3,4,5,6,7] window at offset dims 4..8.
   EXPECT_EQ(Infer(Entry(R"(
   a = f32[50,49,48,47,46] parameter(0)
   i = s64[10,9,8,7,5] parameter(1)
-  ROOT r = f32[10,9,8,7,30,29,28,27,26] gather(a, i), offset_dims={4,5,6,7,8}, collapsed_slice_dims={}, start_index_map={0,1,2,3,4}, index_vector_dim=4, slice_sizes={30,29,28,27,26})")),
-            "f32[10,9,8,7,30,29,28,27,26]");
+  ROOT r = f32[10,9,8,7,3,4,5,6,7] gather(a, i), offset_dims={4,5,6,7,8}, collapsed_slice_dims={}, start_index_map={0,1,2,3,4}, index_vector_dim=4, slice_sizes={3,4,5,6,7})")),
+            "f32[10,9,8,7,3,4,5,6,7]");
 }
 
 TEST(ShapeInferenceGather, BatchingDimensions) {

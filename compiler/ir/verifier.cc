@@ -18,6 +18,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "compiler/ir/limits.h"
 #include "compiler/ir/shape_inference.h"
 #include "compiler/support/strings.h"
 
@@ -321,9 +322,17 @@ class Verifier {
 
   // Reports every back edge of the call graph as a cycle, located at the
   // instruction that closes it.
+  // Also measures, once there is no cycle, the longest call chain below each
+  // computation (1 for one that calls nothing) and reports the first
+  // computation found to exceed kMaxComputationNesting, at the call that
+  // makes it too deep.
   void CheckCallCycles() {
     enum class State { kNew, kOnPath, kDone };
     std::unordered_map<const Computation*, State> state;
+    std::unordered_map<const Computation*, int> depth;
+    bool cycle = false;
+    const Instruction* too_deep = nullptr;
+    int too_deep_depth = 0;
     struct Frame {
       const Computation* comp;
       size_t inst = 0;
@@ -338,6 +347,22 @@ class Verifier {
         const auto& insts = f.comp->instructions();
         if (f.inst >= insts.size()) {
           state[f.comp] = State::kDone;
+          int d = 1;
+          const Instruction* deepest = nullptr;
+          for (const auto& inst : insts) {
+            for (const Computation* c : inst->called_computations()) {
+              auto it = depth.find(c);
+              if (it != depth.end() && it->second + 1 > d) {
+                d = it->second + 1;
+                deepest = inst.get();
+              }
+            }
+          }
+          depth[f.comp] = d;
+          if (d > kMaxComputationNesting && too_deep == nullptr) {
+            too_deep = deepest;
+            too_deep_depth = d;
+          }
           path.pop_back();
           continue;
         }
@@ -352,11 +377,18 @@ class Verifier {
         State& s = state[callee];
         if (s == State::kOnPath) {
           ReportCycle(inst, path, callee);
+          cycle = true;
         } else if (s == State::kNew) {
           s = State::kOnPath;
           path.push_back({callee});
         }
       }
+    }
+    if (!cycle && too_deep != nullptr) {
+      Error(too_deep->location(),
+            absl::StrCat("computations nest ", too_deep_depth,
+                         " deep through this call, more than the limit of ",
+                         kMaxComputationNesting));
     }
   }
 

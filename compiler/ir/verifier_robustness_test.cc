@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/frontend/text/hlo_parser.h"
+#include "compiler/ir/limits.h"
 #include "compiler/ir/shape_inference.h"
 #include "compiler/ir/verifier.h"
 #include "compiler/support/file_io.h"
@@ -268,7 +269,14 @@ TEST(VerifierRobustnessTest, DeepCallChainDoesNotExhaustTheStack) {
   absl::StatusOr<std::unique_ptr<Module>> module =
       ParseHloText(hlo, "deep.hlo");
   ASSERT_TRUE(module.ok()) << module.status().message();
-  EXPECT_TRUE(VerifyModule(**module).ok());
+  // Too deep for kMaxComputationNesting: reported at the first call that
+  // makes a chain of 129 (c128 calling c127; c_i's ROOT is on line
+  // 10 + 5 (i - 1)).
+  absl::Status deep = VerifyModule(**module);
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.message().substr(0, deep.message().find('\n')),
+            "deep.hlo:645:8: error: computations nest 129 deep through this "
+            "call, more than the limit of 128");
   Computation* c0 = (*module)->FindComputation("c0");
   c0->set_root(c0->AddInstruction(Instruction::Create(
       Opcode::kCall, "loop", Shape::Scalar(PrimitiveType::kF32),
@@ -284,6 +292,38 @@ TEST(VerifierRobustnessTest, DeepCallChainDoesNotExhaustTheStack) {
             "'c19997' -> (19994 more) -> 'c2' -> 'c1' -> 'c0'\n"
             "  ROOT r1 = f32[] call(p1), to_apply=c0\n"
             "       ^");
+}
+
+// A chain of exactly kMaxComputationNesting computations (entry included)
+// verifies; one more does not.
+TEST(VerifierRobustnessTest, CallChainAtTheNestingLimit) {
+  for (int depth : {kMaxComputationNesting, kMaxComputationNesting + 1}) {
+    std::string hlo =
+        "HloModule chain\n\nc0 {\n  p0 = f32[] parameter(0)\n"
+        "  ROOT r0 = f32[] negate(p0)\n}\n";
+    for (int i = 1; i < depth - 1; ++i) {
+      absl::StrAppend(&hlo, "\nc", i, " {\n  p", i, " = f32[] parameter(0)\n",
+                      "  ROOT r", i, " = f32[] call(p", i, "), to_apply=c",
+                      i - 1, "\n}\n");
+    }
+    absl::StrAppend(&hlo, "\nENTRY e {\n  x = f32[] parameter(0)\n",
+                    "  ROOT y = f32[] call(x), to_apply=c", depth - 2, "\n}\n");
+    absl::StatusOr<std::unique_ptr<Module>> module =
+        ParseHloText(hlo, "chain.hlo");
+    ASSERT_TRUE(module.ok()) << module.status().message();
+    absl::Status st = VerifyModule(**module);
+    if (depth == kMaxComputationNesting) {
+      EXPECT_TRUE(st.ok()) << st.message();
+    } else {
+      ASSERT_FALSE(st.ok());
+      EXPECT_NE(st.message().find("computations nest 129 deep through this "
+                                  "call, more than the limit of 128"),
+                std::string::npos)
+          << st.message();
+      EXPECT_NE(st.message().find("ROOT y = f32[] call(x)"), std::string::npos)
+          << st.message();
+    }
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "compiler/frontend/proto/proto_convert.h"
 #include "compiler/frontend/proto/wire_scan.h"
+#include "compiler/ir/limits.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -103,6 +104,15 @@ class Importer {
 };
 
 absl::Status Importer::IndexComputations() {
+  int64_t instructions = 0;
+  for (const xla::HloComputationProto& c : proto_.computations()) {
+    instructions += c.instructions_size();
+  }
+  if (instructions > kMaxInstructions) {
+    return Error(absl::StrCat("the module has ", instructions,
+                              " instructions, more than the limit of ",
+                              kMaxInstructions));
+  }
   for (int i = 0; i < proto_.computations_size(); ++i) {
     const xla::HloComputationProto& c = proto_.computations(i);
     if (c.name().empty()) {

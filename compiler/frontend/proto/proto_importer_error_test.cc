@@ -99,16 +99,32 @@ TEST(ProtoImporterErrorTest, LiteralWithWrongElementCount) {
 TEST(ProtoImporterErrorTest, HugeLiteralShapeIsRefusedBeforeAllocation) {
   ProtoBuilder b("m");
   auto* c = b.Computation("main");
-  // 2^40 bytes of u8 would not fit in memory; the 3 bytes present decide.
+  // 4 GiB of u8 is under the buffer limit but would be a large allocation;
+  // the 3 bytes present decide before anything is allocated.
+  auto* k = b.Add(c, "k", "constant",
+                  ArrayShape(PrimitiveType::kU8, {1 << 16, 1 << 16}));
+  *k->mutable_literal()->mutable_shape() =
+      ArrayShape(PrimitiveType::kU8, {1 << 16, 1 << 16});
+  k->mutable_literal()->set_u8s("abc");
+  EXPECT_EQ(ImportError(b.Bytes()),
+            "m.pb: error: instruction 'k': literal of shape "
+            "u8[65536,65536]{1,0} has 3 bytes in u8s, expected "
+            "4294967296");
+}
+
+TEST(ProtoImporterErrorTest, ShapeAboveTheBufferLimitIsRefused) {
+  ProtoBuilder b("m");
+  auto* c = b.Computation("main");
+  // 2^20 * 2^20 u8 = 2^40 bytes, above the default 16 GiB limit.
   auto* k = b.Add(c, "k", "constant",
                   ArrayShape(PrimitiveType::kU8, {1 << 20, 1 << 20}));
   *k->mutable_literal()->mutable_shape() =
       ArrayShape(PrimitiveType::kU8, {1 << 20, 1 << 20});
   k->mutable_literal()->set_u8s("abc");
   EXPECT_EQ(ImportError(b.Bytes()),
-            "m.pb: error: instruction 'k': literal of shape "
-            "u8[1048576,1048576]{1,0} has 3 bytes in u8s, expected "
-            "1099511627776");
+            "m.pb: error: instruction 'k': shape u8[1048576,1048576] needs "
+            "1099511627776 bytes, more than the limit of 17179869184 bytes "
+            "for one buffer (--max-buffer-bytes)");
 }
 
 TEST(ProtoImporterErrorTest, TupleShapesNestedTooDeep) {

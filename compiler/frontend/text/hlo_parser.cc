@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "compiler/frontend/text/parser.h"
+#include "compiler/ir/limits.h"
 #include "compiler/ir/shape_inference.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -243,6 +244,10 @@ absl::Status HloParser::ParseInstruction(Computation* computation, Scope* scope,
   if (!tok_.Is(TokenKind::kName)) {
     return Expected(is_root ? "an instruction name"
                             : "an instruction name or '}'");
+  }
+  if (++instruction_count_ > max_instructions_) {
+    return ErrorAt(tok_, absl::StrCat("more than ", max_instructions_,
+                                      " instructions in the module"));
   }
   PendingInstruction p;
   p.name_token = tok_;

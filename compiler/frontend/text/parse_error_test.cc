@@ -7,6 +7,8 @@
 #include <string>
 
 #include "compiler/frontend/text/hlo_parser.h"
+#include "compiler/frontend/text/parser.h"
+#include "compiler/ir/limits.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -31,6 +33,47 @@ std::string Located(int line, int column, std::string_view message,
 // A module whose ENTRY has the single line `line` (line 3 of the text).
 std::string Entry(std::string_view line) {
   return absl::StrCat("HloModule m\nENTRY e {\n", Sv(line), "\n}\n");
+}
+
+TEST(ParseErrorTest, InstructionLimitCountsEveryComputation) {
+  // Three instructions in `add`, two in the entry: a limit of 4 stops at
+  // the entry's second instruction, before it is built.
+  const char* text =
+      "HloModule m\nadd {\n  a = f32[] parameter(0)\n"
+      "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+      "ENTRY e {\n  p = f32[] parameter(0)\n  ROOT n = f32[] negate(p)\n}\n";
+  HloParser limited(text, "test.hlo");
+  limited.set_max_instructions(4);
+  auto m = limited.ParseModule();
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(),
+            Located(9, 8, "more than 4 instructions in the module",
+                    "  ROOT n = f32[] negate(p)"));
+  HloParser enough(text, "test.hlo");
+  enough.set_max_instructions(5);
+  EXPECT_TRUE(enough.ParseModule().ok());
+  EXPECT_GE(kMaxInstructions, int64_t{1} << 20);
+}
+
+TEST(ParseErrorTest, BufferLimitIsCheckedBeforeAllocation) {
+  // A 2^40-element f32 constant would need 4 TiB; the shape is refused
+  // before its literal is allocated. A lowered limit refuses a 4 KiB one.
+  EXPECT_EQ(ErrorOf(Entry("  ROOT c = f32[1099511627776] constant({...})")),
+            Located(3, 12,
+                    "shape f32[1099511627776] needs 4398046511104 bytes, more "
+                    "than the limit of 17179869184 bytes for one buffer "
+                    "(--max-buffer-bytes)",
+                    "  ROOT c = f32[1099511627776] constant({...})"));
+  SetMaxBufferBytes(4095);
+  const std::string error = ErrorOf(Entry("  ROOT p = f32[1024] parameter(0)"));
+  SetMaxBufferBytes(kDefaultMaxBufferBytes);
+  EXPECT_NE(error.find("shape f32[1024] needs 4096 bytes, more than the limit "
+                       "of 4095 bytes"),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(ParseHloText(Entry("  ROOT p = f32[1024] parameter(0)"),
+                           "test.hlo")
+                  .ok());
 }
 
 TEST(ParseErrorTest, TruncatedFile) {

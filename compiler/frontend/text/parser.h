@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/frontend/text/lexer.h"
+#include "compiler/ir/limits.h"
 #include "compiler/ir/module.h"
 
 namespace aotc {
@@ -56,6 +57,9 @@ class HloParser {
   HloParser(std::string_view text, std::string_view filename);
 
   absl::StatusOr<std::unique_ptr<Module>> ParseModule();
+
+  // Lowers the instruction limit below kMaxInstructions (for tests).
+  void set_max_instructions(int64_t n) { max_instructions_ = n; }
 
  private:
   // Names visible inside one computation.
@@ -126,6 +130,9 @@ class HloParser {
   Lexer lexer_;
   Token tok_;
   std::unordered_map<std::string_view, Computation*> computations_;
+  // Instructions read so far, all computations together, and the limit.
+  int64_t instruction_count_ = 0;
+  int64_t max_instructions_ = kMaxInstructions;
 };
 
 // Splits "3x4x5" into {3, 4, 5}; false on an out-of-range number.
