@@ -2,8 +2,9 @@
 // NAME.json (and, on request, NAME.ll and NAME.s).
 //
 // Everything is produced in memory first; files are written only when the
-// whole compilation succeeded, each atomically (temporary file + rename), so
-// a failed compile leaves nothing behind and never a half-written file.
+// whole compilation succeeded, as one set (every temporary file complete
+// before any is renamed over its target), so a failed compile leaves the
+// previous outputs untouched and never a half-written file.
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -61,10 +62,10 @@ int RunCompile(const CompileCommandOptions& options) {
   if (absl::Status st = EnsureDirectory(options.output_dir); !st.ok()) {
     return ReportError(st);
   }
-  for (const auto& [path, contents] : files) {
-    if (absl::Status st = WriteFileAtomically(path, *contents); !st.ok()) {
-      return ReportError(st);
-    }
+  std::vector<std::pair<std::string, std::string_view>> to_write;
+  for (const auto& [path, contents] : files) to_write.push_back({path, *contents});
+  if (absl::Status st = WriteFilesAtomically(to_write); !st.ok()) {
+    return ReportError(st);
   }
   std::printf("compiled %s for %s (%s): %zu arguments, %zu results, %lld "
               "temp bytes\n",

@@ -2,6 +2,10 @@
 // the results. The error and result reporting shared with `aotc run` and
 // `aotc compile` lives here too.
 #include <cstdio>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
@@ -20,7 +24,14 @@ constexpr int64_t kPrintLimit = 64;
 }  // namespace
 
 int ReportError(const absl::Status& status) {
-  std::fprintf(stderr, "%s\n", std::string(status.message()).c_str());
+  // Errors about a file or a source location already say where they come
+  // from ("FILE: error: ...", "FILE:LINE:COL: error: ..."); any other
+  // error is the tool's own.
+  const std::string message(status.message());
+  const std::string first_line = message.substr(0, message.find('\n'));
+  const bool located = first_line.find(": error: ") != std::string::npos;
+  std::fprintf(stderr, "%s%s\n", located ? "" : "aotc: error: ",
+               message.c_str());
   return 1;
 }
 
@@ -31,6 +42,9 @@ int ReportResults(const std::vector<const Literal*>& results,
       return ReportError(st);
     }
   }
+  // Every .npy is encoded first and the files are written as one set, so
+  // an error leaves the previous results untouched.
+  std::vector<std::string> lines, paths, bytes;
   for (size_t i = 0; i < results.size(); ++i) {
     const Literal& leaf = *results[i];
     std::string line =
@@ -40,15 +54,20 @@ int ReportResults(const std::vector<const Literal*>& results,
     }
     if (!output_dir.empty()) {
       std::string path = absl::StrCat(output_dir, "/result", i, ".npy");
-      absl::StatusOr<std::string> bytes = WriteNpy(leaf);
-      if (!bytes.ok()) return ReportError(bytes.status());
-      if (absl::Status st = WriteFileAtomically(path, *bytes); !st.ok()) {
-        return ReportError(st);
-      }
+      absl::StatusOr<std::string> npy = WriteNpy(leaf);
+      if (!npy.ok()) return ReportError(npy.status());
       absl::StrAppend(&line, " -> ", path);
+      paths.push_back(std::move(path));
+      bytes.push_back(*std::move(npy));
     }
-    std::printf("%s\n", line.c_str());
+    lines.push_back(std::move(line));
   }
+  std::vector<std::pair<std::string, std::string_view>> files;
+  for (size_t i = 0; i < paths.size(); ++i) files.push_back({paths[i], bytes[i]});
+  if (absl::Status st = WriteFilesAtomically(files); !st.ok()) {
+    return ReportError(st);
+  }
+  for (const std::string& line : lines) std::printf("%s\n", line.c_str());
   return 0;
 }
 

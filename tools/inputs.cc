@@ -71,7 +71,7 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
 
   if (options.positional.size() > params.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "error: ", options.positional.size(), " positional inputs given, but the model has ",
+        options.positional.size(), " positional inputs given, but the model has ",
         params.size(), " parameters"));
   }
   for (size_t i = 0; i < options.positional.size(); ++i) {
@@ -81,7 +81,7 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "error: --input expects NAME=FILE, got '", spec, "'"));
+          "--input expects NAME=FILE, got '", spec, "'"));
     }
     std::string name = spec.substr(0, eq);
     if (name[0] == '%') name.erase(0, 1);
@@ -97,12 +97,12 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
       std::vector<std::string> names;
       for (const Instruction* p : params) names.push_back(p->name());
       return absl::InvalidArgumentError(absl::StrCat(
-          "error: --input names '", name, "', but the parameters are: ",
+          "--input names '", name, "', but the parameters are: ",
           names.empty() ? "(none)" : absl::StrJoin(names, ", ")));
     }
     if (!files[index].empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "error: ", ParameterLabel(*params[index]), " is given twice"));
+          ParameterLabel(*params[index]), " is given twice"));
     }
     files[index] = spec.substr(eq + 1);
   }
@@ -115,7 +115,7 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
     if (!files[i].empty()) {
       if (!shape.IsArray()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "error: ", ParameterLabel(p), " has tuple shape ", shape.ToString(false),
+            ParameterLabel(p), " has tuple shape ", shape.ToString(false),
             "; .npy inputs feed array parameters only"));
       }
       ASSIGN_OR_RETURN(std::string bytes, ReadFile(files[i]));
@@ -126,13 +126,13 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
     }
     if (!options.random_seed) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "error: no input for ", ParameterLabel(p), " ", shape.ToString(false),
+          "no input for ", ParameterLabel(p), " ", shape.ToString(false),
           "; give --input ", p.name(), "=FILE.npy or --random-inputs SEED"));
     }
     for (const Shape* leaf : shape.Leaves()) {
       if (leaf->IsArray() && !IsComputableType(leaf->element_type())) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "error: cannot make random values of unsupported element type ",
+            "cannot make random values of unsupported element type ",
             Sv(PrimitiveTypeName(leaf->element_type())), " for ", ParameterLabel(p)));
       }
     }

@@ -57,22 +57,22 @@ TEST_F(InputsTest, PositionalThenRandomForTheRest) {
 TEST_F(InputsTest, Errors) {
   InputOptions opts;
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),
-            "error: no input for parameter 'x' (number 0) f32[2]; give --input "
+            "no input for parameter 'x' (number 0) f32[2]; give --input "
             "x=FILE.npy or --random-inputs SEED");
   opts.named = {"y=a.npy"};
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),
-            "error: --input names 'y', but the parameters are: x, n");
+            "--input names 'y', but the parameters are: x, n");
   opts.named = {"x"};
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),
-            "error: --input expects NAME=FILE, got 'x'");
+            "--input expects NAME=FILE, got 'x'");
   opts.named = {"x=a.npy"};
   opts.positional = {"b.npy"};
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),
-            "error: parameter 'x' (number 0) is given twice");
+            "parameter 'x' (number 0) is given twice");
   opts.named = {};
   opts.positional = {"a", "b", "c"};
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),
-            "error: 3 positional inputs given, but the model has 2 parameters");
+            "3 positional inputs given, but the model has 2 parameters");
   opts.positional = {"/nonexistent/q.npy"};
   opts.random_seed = 1;
   EXPECT_EQ(BindInputs(comp_, opts).status().message(),

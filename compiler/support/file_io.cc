@@ -67,8 +67,16 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return contents;
 }
 
-absl::Status WriteFileAtomically(const std::string& path,
-                                 std::string_view contents) {
+namespace {
+
+// Writes `contents` to a temporary file beside `path` (fsync'ed) and returns
+// its name; nothing is left behind on failure.
+absl::StatusOr<std::string> Stage(const std::string& path,
+                                  std::string_view contents) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return FileError(path, "is a directory, cannot write a file there");
+  }
   std::string tmp = absl::StrCat(path, ".tmp.", ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -91,10 +99,33 @@ absl::Status WriteFileAtomically(const std::string& path,
     ::unlink(tmp.c_str());
     return FileError(path, absl::StrCat("cannot write: ", err));
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string err = ErrnoText();
-    ::unlink(tmp.c_str());
-    return FileError(path, absl::StrCat("cannot write: ", err));
+  return tmp;
+}
+
+}  // namespace
+
+absl::Status WriteFileAtomically(const std::string& path,
+                                 std::string_view contents) {
+  return WriteFilesAtomically({{path, contents}});
+}
+
+absl::Status WriteFilesAtomically(
+    const std::vector<std::pair<std::string, std::string_view>>& files) {
+  std::vector<std::string> staged;
+  for (const auto& [path, contents] : files) {
+    absl::StatusOr<std::string> tmp = Stage(path, contents);
+    if (!tmp.ok()) {
+      for (const std::string& t : staged) ::unlink(t.c_str());
+      return tmp.status();
+    }
+    staged.push_back(*std::move(tmp));
+  }
+  for (size_t k = 0; k < files.size(); ++k) {
+    if (::rename(staged[k].c_str(), files[k].first.c_str()) != 0) {
+      std::string err = ErrnoText();
+      for (size_t r = k; r < staged.size(); ++r) ::unlink(staged[r].c_str());
+      return FileError(files[k].first, absl::StrCat("cannot write: ", err));
+    }
   }
   return absl::OkStatus();
 }

@@ -8,6 +8,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -20,6 +22,13 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // Writes `contents` to `path` atomically (temporary file + fsync + rename).
 absl::Status WriteFileAtomically(const std::string& path,
                                  std::string_view contents);
+
+// Writes several files as a set: every temporary is written first, and only
+// when all of them are complete are they renamed over their targets. A
+// failure while writing (full disk, a target that is a directory...) leaves
+// every previous file untouched and no temporary behind.
+absl::Status WriteFilesAtomically(
+    const std::vector<std::pair<std::string, std::string_view>>& files);
 
 // Creates `dir` and its parents if missing; an error when it exists and is
 // not a directory.
