@@ -1,6 +1,10 @@
 // In-process linking and running of compiled objects (see jit_runner.h).
 #include "codegen/jit_runner.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -22,12 +26,34 @@ absl::Status FromLlvm(llvm::Error error, const char* what) {
   return absl::InternalError(absl::StrCat(what, ": ", text));
 }
 
-std::unique_ptr<char[], void (*)(char*)> AlignedBuffer(int64_t bytes) {
-  const size_t size = static_cast<size_t>((bytes + 63) / 64 * 64 + 64);
-  char* p = static_cast<char*>(std::aligned_alloc(64, size));
-  std::memset(p, 0, size);
-  return {p, [](char* q) { std::free(q); }};
+}  // namespace
+
+// The buffer's end is as close to the following guard page as the alignment
+// allows (less than 64 bytes of slack): a compiled model that reads or
+// writes past any of its buffers faults at once instead of quietly touching
+// other memory. Every run of the tests and of `aotc run` goes through here.
+absl::StatusOr<LoadedModel::Buffer> LoadedModel::AllocateBuffer(int64_t bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t usable = static_cast<size_t>((std::max<int64_t>(bytes, 0) + 63) / 64 * 64);
+  const size_t data_pages = (usable + page - 1) / page * page;
+  const size_t length = data_pages + 2 * page;
+  void* map = mmap(nullptr, length, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot map ", length, " bytes for a model buffer"));
+  }
+  char* base = static_cast<char*>(map);
+  if (mprotect(base, page, PROT_NONE) != 0 ||
+      mprotect(base + page + data_pages, page, PROT_NONE) != 0) {
+    munmap(map, length);
+    return absl::InternalError("cannot protect the guard pages of a buffer");
+  }
+  return LoadedModel::Buffer(base + page + data_pages - usable,
+                             LoadedModel::BufferUnmapper{map, length});
 }
+
+namespace {
 
 // The runtime functions compiled objects may call.
 llvm::orc::SymbolMap RuntimeSymbols(llvm::orc::LLJIT& jit) {
@@ -109,17 +135,18 @@ absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
           shape.ToString(false), ", got ", args[k].shape().ToString(false)));
     }
     const std::string bytes = PhysicalBytes(args[k], shape);
-    auto buffer = AlignedBuffer(static_cast<int64_t>(bytes.size()));
+    ASSIGN_OR_RETURN(Buffer buffer,
+                     AllocateBuffer(static_cast<int64_t>(bytes.size())));
     std::memcpy(buffer.get(), bytes.data(), bytes.size());
     session->args_.push_back(buffer.get());
     session->buffers_.push_back(std::move(buffer));
   }
   for (const TensorInfo& r : signature_.results) {
-    auto buffer = AlignedBuffer(r.byte_size);
+    ASSIGN_OR_RETURN(Buffer buffer, AllocateBuffer(r.byte_size));
     session->results_.push_back(buffer.get());
     session->buffers_.push_back(std::move(buffer));
   }
-  auto temp = AlignedBuffer(signature_.temp_bytes);
+  ASSIGN_OR_RETURN(Buffer temp, AllocateBuffer(signature_.temp_bytes));
   session->temp_ = temp.get();
   session->buffers_.push_back(std::move(temp));
   return session;
@@ -148,6 +175,10 @@ absl::StatusOr<std::vector<Literal>> LoadedModel::Run(
         aotc_status_message(status)));
   }
   return session->Results();
+}
+
+void LoadedModel::BufferUnmapper::operator()(char*) const {
+  if (map != nullptr) munmap(map, length);
 }
 
 }  // namespace aotc::codegen

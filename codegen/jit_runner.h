@@ -9,6 +9,7 @@
 #ifndef AOTC_CODEGEN_JIT_RUNNER_H_
 #define AOTC_CODEGEN_JIT_RUNNER_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,8 +37,22 @@ class LoadedModel {
 
   // Runs the model on logical row-major literals (one per argument) and
   // returns one literal per result. Buffers are allocated here, 64-byte
-  // aligned. Errors when the model returns a nonzero status.
+  // aligned, each ending at a guard page (Buffer). Errors when the model
+  // returns a nonzero status.
   absl::StatusOr<std::vector<Literal>> Run(const std::vector<Literal>& args);
+
+  // A buffer handed to the model: mapped between two guard pages, so that
+  // any access past its end or before its first page faults.
+  struct BufferUnmapper {
+    void* map = nullptr;
+    size_t length = 0;
+    void operator()(char*) const;
+  };
+  using Buffer = std::unique_ptr<char[], BufferUnmapper>;
+  // A zero-filled buffer of `bytes` (rounded up to 64), 64-byte aligned,
+  // whose end touches an inaccessible page, with another before its first
+  // page.
+  static absl::StatusOr<Buffer> AllocateBuffer(int64_t bytes);
 
   // Prepared buffers for repeated timed runs of the same inputs.
   class Session {
@@ -48,7 +63,7 @@ class LoadedModel {
    private:
     friend class LoadedModel;
     LoadedModel* model_ = nullptr;
-    std::vector<std::unique_ptr<char[], void (*)(char*)>> buffers_;
+    std::vector<Buffer> buffers_;
     std::vector<const void*> args_;
     std::vector<void*> results_;
     void* temp_ = nullptr;
