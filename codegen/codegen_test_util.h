@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
+#include <thread>
 #include <vector>
+
+#include "aotc/runtime.h"
 
 #include "codegen/compile.h"
 #include "codegen/jit_runner.h"
@@ -24,6 +29,28 @@ using ::aotc::testing::MakeArray;
 using ::aotc::testing::Scalar;
 using ::aotc::testing::Values;
 using ::aotc::testing::Vec;
+
+// A parallel-for hook that runs every chunk of min_chunk iterations on its
+// own thread, last chunk first, and counts what it was given.
+struct HookLog {
+  int calls = 0;
+  int64_t iterations = 0;
+};
+
+inline void ThreadedReverseHook(void* user_data, aotc_task_fn task,
+                                void* context, int64_t count,
+                                int64_t min_chunk) {
+  auto* log = static_cast<HookLog*>(user_data);
+  ++log->calls;
+  log->iterations += count;
+  std::vector<std::thread> threads;
+  for (int64_t begin = (count - 1) / min_chunk * min_chunk; begin >= 0;
+       begin -= min_chunk) {
+    const int64_t end = std::min(count, begin + min_chunk);
+    threads.emplace_back([=] { task(context, begin, end); });
+  }
+  for (std::thread& t : threads) t.join();
+}
 
 // With `optimize`, the module goes through the optimization pipeline
 // (fusion included) first, as `aotc compile` does.

@@ -361,35 +361,83 @@ absl::Status ComputationEmitter::CallBufferFunction(
   return absl::OkStatus();
 }
 
-// The reduces of a multi-output fusion whose results all have the output
-// leaves' dimensions and layout and which share their loop structure (one
-// pass over the input computes them all), or empty.
-std::vector<const Instruction*> SiblingReduces(const Instruction& inst,
-                                               const std::vector<IrArray>& out) {
-  if (inst.opcode() != Opcode::kFusion || out.size() < 2) return {};
-  for (const IrArray& a : out) {
-    if (!a.shape().SameDimensions(out[0].shape()) ||
-        a.shape().layout().minor_to_major !=
-            out[0].shape().layout().minor_to_major) {
-      return {};
-    }
-  }
+// The reduce loop of a multi-output fusion: one loop over the results of
+// its reduces (which share operand and reduced dimensions) and, at each
+// result index, one inner loop over the reduced positions that accumulates
+// every reduce. Its outputs are of two kinds: reduce-shaped ones (the
+// reduces and values computed from them), written after the inner loop,
+// and element-shaped ones (values of the reduces' operand shape that no
+// reduce feeds), written inside the inner loop, which visits each of their
+// elements exactly once.
+struct ReduceLoop {
   std::vector<const Instruction*> reduces;
-  for (const auto& f : inst.fused_computation()->instructions()) {
-    if (f->opcode() != Opcode::kReduce) continue;
-    if (f->operand_count() != 2 || !f->shape().IsArray() ||
-        !f->shape().SameDimensions(out[0].shape())) {
-      return {};
-    }
-    if (!reduces.empty() &&
-        (f->attrs().dimensions != reduces[0]->attrs().dimensions ||
-         !f->operand(0)->shape().SameDimensions(
-             reduces[0]->operand(0)->shape()))) {
-      return {};
-    }
-    reduces.push_back(f.get());
+  std::vector<int> reduce_outputs;
+  std::vector<int> element_outputs;
+  const Shape* loop_shape = nullptr;   // the reduce-shaped outputs' shape
+  int64_t work_per_element = 1;        // elements reduced per result
+};
+
+// Whether `value` (in a fused computation) is computed from any of `reduces`.
+bool ComputedFromAny(const Instruction* value,
+                     const std::vector<const Instruction*>& reduces) {
+  std::set<const Instruction*> seen;
+  std::vector<const Instruction*> stack = {value};
+  while (!stack.empty()) {
+    const Instruction* i = stack.back();
+    stack.pop_back();
+    if (!seen.insert(i).second) continue;
+    if (std::find(reduces.begin(), reduces.end(), i) != reduces.end()) return true;
+    for (const Instruction* o : i->operands()) stack.push_back(o);
   }
-  return reduces.size() >= 2 ? reduces : std::vector<const Instruction*>{};
+  return false;
+}
+
+std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst,
+                                          const std::vector<IrArray>& out) {
+  if (inst.opcode() != Opcode::kFusion || out.size() < 2) return std::nullopt;
+  const Computation& fused = *inst.fused_computation();
+  const Instruction* root = fused.root();
+  if (root->opcode() != Opcode::kTuple ||
+      root->operand_count() != static_cast<int>(out.size())) {
+    return std::nullopt;
+  }
+  ReduceLoop loop;
+  for (const auto& f : fused.instructions()) {
+    if (f->opcode() != Opcode::kReduce) continue;
+    if (f->operand_count() != 2 || !f->shape().IsArray()) return std::nullopt;
+    const Instruction* first = loop.reduces.empty() ? f.get() : loop.reduces[0];
+    if (f->attrs().dimensions != first->attrs().dimensions ||
+        !f->shape().SameDimensions(first->shape()) ||
+        !f->operand(0)->shape().SameDimensions(first->operand(0)->shape())) {
+      return std::nullopt;
+    }
+    loop.reduces.push_back(f.get());
+  }
+  if (loop.reduces.empty()) return std::nullopt;
+  const Shape& result = loop.reduces[0]->shape();
+  const Shape& in = loop.reduces[0]->operand(0)->shape();
+  for (int k = 0; k < static_cast<int>(out.size()); ++k) {
+    const Shape& s = out[k].shape();
+    if (!root->operand(k)->shape().IsArray()) return std::nullopt;
+    if (s.SameDimensions(result) &&
+        (loop.loop_shape == nullptr ||
+         s.layout().minor_to_major == loop.loop_shape->layout().minor_to_major)) {
+      if (loop.loop_shape == nullptr) loop.loop_shape = &s;
+      loop.reduce_outputs.push_back(k);
+    } else if (s.SameDimensions(in) &&
+               !ComputedFromAny(root->operand(k), loop.reduces)) {
+      loop.element_outputs.push_back(k);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (loop.reduce_outputs.empty() ||
+      (loop.reduces.size() < 2 && loop.element_outputs.empty())) {
+    return std::nullopt;
+  }
+  loop.work_per_element = std::max<int64_t>(
+      1, in.ElementCount() / std::max<int64_t>(1, result.ElementCount()));
+  return loop;
 }
 
 absl::Status ComputationEmitter::EmitLoops(
@@ -401,32 +449,46 @@ absl::Status ComputationEmitter::EmitLoops(
   }
   ElementalEmitter emitter(mc_, b);
   absl::Status status;
-  if (std::vector<const Instruction*> reduces = SiblingReduces(inst, out);
-      !reduces.empty()) {
-    // One loop over the outputs; at each output index one loop over the
-    // reduced positions accumulates every sibling reduce, and the results
-    // feed the fusion's roots.
+  if (std::optional<ReduceLoop> loop = MatchReduceLoop(inst, out);
+      loop.has_value()) {
+    // One loop over the reduce-shaped outputs; at each index one loop over
+    // the reduced positions writes the element-shaped outputs and
+    // accumulates every reduce, and the results feed the reduce-shaped
+    // roots.
     const Computation& fused = *inst.fused_computation();
+    const Instruction* root = fused.root();
     EmitArrayLoop(
-        b, out[0].shape(), inst.name(),
+        b, *loop->loop_shape, inst.name(),
         [&](const Index& index) {
           if (!status.ok()) return;
           auto run = [&]() -> absl::Status {
             ASSIGN_OR_RETURN(auto values,
                              emitter.EmitComputationValues(fused, ops));
             std::vector<std::vector<LeafGenerators>> reduce_ops;
-            for (const Instruction* r : reduces) {
+            for (const Instruction* r : loop->reduces) {
               reduce_ops.push_back(
                   {values.at(r->operand(0)), values.at(r->operand(1))});
             }
-            ASSIGN_OR_RETURN(std::vector<Value*> results,
-                             emitter.EmitReduceGroup(reduces, reduce_ops, index));
+            // Element outputs are computed before the reduces accumulate,
+            // in the same block, so a value both write and reduce is
+            // computed once (generators are memoized per index and block).
+            auto write_elements = [&](const Index& i) -> absl::Status {
+              for (int k : loop->element_outputs) {
+                ASSIGN_OR_RETURN(Value * v, values.at(root->operand(k))[0](i));
+                out[k].Write(b, i, v);
+              }
+              return absl::OkStatus();
+            };
+            ASSIGN_OR_RETURN(
+                std::vector<Value*> results,
+                emitter.EmitReduceGroup(loop->reduces, reduce_ops, index,
+                                        write_elements));
             std::map<const Instruction*, LeafGenerators> overrides;
-            for (size_t k = 0; k < reduces.size(); ++k) {
-              Generator own = values.at(reduces[k])[0];
+            for (size_t k = 0; k < loop->reduces.size(); ++k) {
+              Generator own = values.at(loop->reduces[k])[0];
               Value* v = results[k];
               std::vector<Value*> at = index.multi;
-              overrides[reduces[k]] = {
+              overrides[loop->reduces[k]] = {
                   [own, v, at](const Index& i) -> absl::StatusOr<Value*> {
                     if (i.multi == at) return v;
                     return own(i);
@@ -434,7 +496,7 @@ absl::Status ComputationEmitter::EmitLoops(
             }
             ASSIGN_OR_RETURN(LeafGenerators roots,
                              emitter.EmitComputation(fused, ops, &overrides));
-            for (size_t k = 0; k < out.size(); ++k) {
+            for (int k : loop->reduce_outputs) {
               ASSIGN_OR_RETURN(Value * v, roots[k](index));
               out[k].Write(b, index, v);
             }
@@ -545,14 +607,20 @@ absl::Status ComputationEmitter::EmitGenerated(const Instruction& inst) {
   // A parallel loop needs every output leaf to share the outermost
   // dimension's extent and layout, and enough work: output elements times
   // the input elements each one reads (a row reduction reads a whole row).
-  const Shape& first = out[0].shape();
-  const int64_t work_per_element = WorkPerElement(inst);
+  // A reduce loop with element-shaped outputs splits its loop over the
+  // reduce-shaped ones.
+  const std::optional<ReduceLoop> loop = MatchReduceLoop(inst, out);
+  const Shape& first = loop.has_value() ? *loop->loop_shape : out[0].shape();
+  const int64_t work_per_element =
+      loop.has_value() ? loop->work_per_element : WorkPerElement(inst);
   bool parallel = first.rank() > 0 &&
                   first.ElementCount() * work_per_element >= kParallelMinWork;
-  for (const IrArray& a : out) {
-    parallel = parallel && a.shape().SameDimensions(first) &&
-               a.shape().layout().minor_to_major ==
-                   first.layout().minor_to_major;
+  if (!loop.has_value()) {
+    for (const IrArray& a : out) {
+      parallel = parallel && a.shape().SameDimensions(first) &&
+                 a.shape().layout().minor_to_major ==
+                     first.layout().minor_to_major;
+    }
   }
   if (parallel) {
     const int64_t extent =

@@ -47,11 +47,14 @@ class ElementalEmitter {
   // Values of several single-result reduces that share their operand
   // dimensions and reduced dimensions, at `index`, computed in one loop over
   // the reduced positions (each with its own accumulator): siblings of a
-  // multi-output fusion read their common input once.
+  // multi-output fusion read their common input once. `at_element`, when
+  // given, runs at every reduced position before the reduces accumulate,
+  // with the index into their operand shape.
   absl::StatusOr<std::vector<llvm::Value*>> EmitReduceGroup(
       const std::vector<const Instruction*>& reduces,
       const std::vector<std::vector<LeafGenerators>>& operands,
-      const Index& index);
+      const Index& index,
+      const std::function<absl::Status(const Index&)>& at_element = nullptr);
 
   // Generators of every instruction of `comp` reachable from its root, with
   // its parameters given; returns the root's leaf generators. Instructions

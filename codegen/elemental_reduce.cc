@@ -139,7 +139,8 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduce(
 
 absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
     const std::vector<const Instruction*>& reduces,
-    const std::vector<std::vector<LeafGenerators>>& ops, const Index& index) {
+    const std::vector<std::vector<LeafGenerators>>& ops, const Index& index,
+    const std::function<absl::Status(const Index&)>& at_element) {
   llvm::IRBuilderBase& b = b_;
   // The loop structure is the first reduce's; the others share it.
   const Instruction& first = *reduces[0];
@@ -175,6 +176,7 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
       }
     }
     if (sorted.empty()) i = index;
+    if (at_element) status = at_element(i);
     for (size_t r = 0; r < reduces.size() && status.ok(); ++r) {
       status = Accumulate(*reduces[r], ops[r], acc[r], i);
     }

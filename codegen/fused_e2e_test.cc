@@ -1,9 +1,13 @@
 // End-to-end tests of the loop nests fusion creates: a split and fused
-// mean, sibling reductions sharing one pass, and a matrix product with its
-// epilogue. Every expected value is computed by hand in the test.
+// mean, sibling reductions sharing one pass, a reduction writing the value
+// it reduces, and a matrix product with its epilogue. Every expected value
+// is computed by hand or by an independent formula in the test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/codegen_test_util.h"
@@ -13,7 +17,9 @@ namespace {
 
 using P = PrimitiveType;
 using testing::CompileAndRun;
+using testing::HookLog;
 using testing::MakeArray;
+using testing::ThreadedReverseHook;
 using testing::Values;
 
 constexpr bool kOptimize = true;
@@ -138,6 +144,81 @@ ENTRY e {
   ASSERT_TRUE(results.ok()) << results.status();
   EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{6, 10, 14}));
   EXPECT_EQ(Values<P::kF32>((*results)[1]), (std::vector<float>{14, 30, 54}));
+}
+
+// Softmax over the rows of f32[R,C]: exp(x - max) is computed once, inside
+// the loop of its row sum, which writes it for the division as a second
+// output. Expected values are computed in double by the test.
+constexpr char kSoftmax[] = R"(
+HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[R,C] parameter(0)
+  ninf = f32[] constant(-inf)
+  max = f32[R] reduce(x, ninf), dimensions={1}, to_apply=mx
+  maxb = f32[R,C] broadcast(max), dimensions={0}
+  d = f32[R,C] subtract(x, maxb)
+  ex = f32[R,C] exponential(d)
+  z = f32[] constant(0)
+  sum = f32[R] reduce(ex, z), dimensions={1}, to_apply=add
+  sumb = f32[R,C] broadcast(sum), dimensions={0}
+  ROOT y = f32[R,C] divide(ex, sumb)
+})";
+
+void CheckSoftmax(int rows, int cols, bool hook) {
+  std::string hlo = kSoftmax;
+  for (auto [from, to] : {std::pair<std::string, int>{"R", rows}, {"C", cols}}) {
+    for (size_t at; (at = hlo.find(from + "]")) != std::string::npos ||
+                    (at = hlo.find(from + ",")) != std::string::npos;) {
+      hlo.replace(at, 1, std::to_string(to));
+    }
+  }
+  std::vector<float> x(static_cast<size_t>(rows) * cols);
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) {
+      x[i * cols + j] = static_cast<float>((i * 7 + j * 13) % 29) / 4.0f - 3.0f;
+    }
+  }
+  HookLog log;
+  if (hook) aotc_set_parallel_for(&ThreadedReverseHook, &log);
+  auto results =
+      CompileAndRun(hlo, {MakeArray<P::kF32>({rows, cols}, x)}, 2, kOptimize);
+  if (hook) aotc_set_parallel_for(nullptr, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  std::vector<float> y = Values<P::kF32>((*results)[0]);
+  for (int i = 0; i < rows; ++i) {
+    double max = -INFINITY, sum = 0;
+    for (int j = 0; j < cols; ++j) max = std::max<double>(max, x[i * cols + j]);
+    for (int j = 0; j < cols; ++j) sum += std::exp(x[i * cols + j] - max);
+    for (int j = 0; j < cols; ++j) {
+      const double want = std::exp(x[i * cols + j] - max) / sum;
+      ASSERT_NEAR(y[i * cols + j], want, 1e-6 * want + 1e-9) << i << "," << j;
+    }
+  }
+  if (hook) {
+    // The row maximum and the exp-and-sum loop split their rows; the
+    // division splits its rows too.
+    EXPECT_EQ(log.calls, 3);
+    EXPECT_EQ(log.iterations, 3 * rows);
+  }
+}
+
+TEST(FusedE2eTest, SoftmaxWritesExpFromTheLoopOfItsSum) {
+  CheckSoftmax(3, 5, /*hook=*/false);
+  CheckSoftmax(64, 1024, /*hook=*/false);
+}
+
+TEST(FusedE2eTest, SoftmaxRowsSplitAcrossThreads) {
+  CheckSoftmax(64, 1024, /*hook=*/true);
 }
 
 TEST(FusedE2eTest, MatrixProductWithBiasAndReluEpilogue) {

@@ -1,4 +1,5 @@
-// Merges sibling reductions into multi-output fusions.
+// Merges sibling reductions, and reductions with the expensive value they
+// reduce, into multi-output fusions.
 #include "compiler/passes/multi_output_fusion.h"
 
 #include <map>
@@ -87,6 +88,25 @@ bool ShareAnOperand(const Instruction& a, const Instruction& b) {
   return false;
 }
 
+// Whether `producer` can be computed inside the loop of `consumer` and
+// written from there: consumer is a plain reduce of producer (so its loop
+// visits every element of producer exactly once, at producer's own index),
+// producer is a loop fusion or an element-wise op whose value other
+// instructions also read (had the reduce been its only user, fusion would
+// have put it inside), and the reduce's init value does not come from it.
+bool ProducerOfReduce(const Instruction& producer, const Instruction& consumer) {
+  if (consumer.opcode() != Opcode::kReduce || consumer.operand_count() != 2 ||
+      !consumer.shape().IsArray() || consumer.operand(0) != &producer ||
+      DependsOn(consumer.operand(1), &producer)) {
+    return false;
+  }
+  if (!producer.shape().IsArray() || producer.users().size() < 2) return false;
+  if (producer.opcode() == Opcode::kFusion) {
+    return producer.attrs().fusion_kind == FusionKind::kLoop;
+  }
+  return IsElementwise(producer.opcode());
+}
+
 // Builds the merged fused computation of `parts` (each a candidate or an
 // earlier multi-output fusion's results) and replaces them.
 class Merger {
@@ -132,6 +152,8 @@ class Merger {
   }
 
   Instruction* Param(Instruction* ext) {
+    // The consumer of a merged producer reads the producer's root.
+    if (auto p = produced_.find(ext); p != produced_.end()) return p->second;
     auto it = params_.find(ext);
     if (it != params_.end()) return it->second;
     const int64_t number = static_cast<int64_t>(external_.size());
@@ -151,6 +173,12 @@ class Merger {
 
   // Copies candidate `x` into the merged computation; returns its result.
   Instruction* AddPart(Instruction* x) {
+    Instruction* result = CopyPart(x);
+    produced_[x] = result;
+    return result;
+  }
+
+  Instruction* CopyPart(Instruction* x) {
     if (x->opcode() != Opcode::kFusion) {
       std::vector<Instruction*> ops;
       for (Instruction* o : x->operands()) {
@@ -180,6 +208,8 @@ class Merger {
   std::unique_ptr<Computation> fused_;
   std::set<std::string> used_;
   std::map<const Instruction*, Instruction*> params_;
+  // Each part added so far and its result inside the merged computation.
+  std::map<const Instruction*, Instruction*> produced_;
   std::vector<Instruction*> external_;
 };
 
@@ -214,6 +244,28 @@ absl::StatusOr<bool> MultiOutputFusion::Run(Module& module) {
           merged_here = true;
         }
       }
+    }
+    // Producer and consumer: the value a reduce reduces, when others read it
+    // too, is written by the reduce's loop instead of a pass of its own
+    // (softmax's exp(x - max) and its sum). Pairs are found first, then
+    // merged; an instruction takes part in one merge per run.
+    std::vector<std::pair<Instruction*, Instruction*>> pairs;
+    std::set<const Instruction*> taken;
+    for (const auto& inst : comp->instructions()) {
+      if (inst->operand_count() == 0) continue;
+      Instruction* producer = inst->operands()[0];
+      if (!ProducerOfReduce(*producer, *inst) || taken.count(producer) ||
+          taken.count(inst.get())) {
+        continue;
+      }
+      taken.insert(producer);
+      taken.insert(inst.get());
+      pairs.push_back({producer, inst.get()});
+    }
+    for (auto [producer, consumer] : pairs) {
+      Merger merger(module, *comp, names);
+      merger.Merge(producer, consumer);
+      merged_here = true;
     }
     if (merged_here) {
       RemoveDeadInstructions(*comp);

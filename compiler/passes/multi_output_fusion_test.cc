@@ -1,8 +1,11 @@
-// Tests of sibling multi-output fusion: the layernorm pair of sums merges;
-// different loops, dependent reductions and reductions of unrelated inputs
-// do not.
+// Tests of multi-output fusion: the layernorm pair of sums merges, and so
+// does softmax's exp with the sum that reduces it; different loops,
+// dependent reductions, reductions of unrelated inputs, producers the
+// reduce alone reads, non-element-wise producers and reduces inside input
+// fusions do not.
 #include "compiler/passes/multi_output_fusion.h"
 
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -153,6 +156,102 @@ ENTRY e {
   s = f32[8] reduce(x, z), dimensions={1}, to_apply=add
   s2 = f32[8] reduce(y, z), dimensions={1}, to_apply=add
   ROOT t = (f32[8], f32[8]) tuple(s, s2)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(FuseBoth(*m));
+}
+
+TEST(MultiOutputFusionTest, ReduceWritesTheExpensiveValueItReduces) {
+  // exp(x) is read by its row sum and by the division: fusion will not
+  // compute it twice, so the sum's loop computes it once and writes it as
+  // a second output.
+  std::unique_ptr<Module> m = ParseVerified(std::string(kAdd) + R"(
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  ex = f32[4,8] exponential(x)
+  z = f32[] constant(0)
+  s = f32[4] reduce(ex, z), dimensions={1}, to_apply=add
+  sb = f32[4,8] broadcast(s), dimensions={0}
+  ROOT y = f32[4,8] divide(ex, sb)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(FuseBoth(*m));
+  // x -> fusion(exp, sum) -> two get-tuple-elements -> the division.
+  const Instruction* x = m->entry()->parameter(0);
+  ASSERT_EQ(x->users().size(), 1u);
+  const Instruction* fusion = x->users()[0];
+  ASSERT_EQ(fusion->opcode(), Opcode::kFusion);
+  ASSERT_TRUE(fusion->shape().IsTuple());
+  EXPECT_EQ(fusion->shape().ToString(false), "(f32[4,8], f32[4])");
+  const Instruction* root = fusion->fused_computation()->root();
+  ASSERT_EQ(root->opcode(), Opcode::kTuple);
+  EXPECT_EQ(root->operand(0)->opcode(), Opcode::kExp);
+  EXPECT_EQ(root->operand(1)->opcode(), Opcode::kReduce);
+  EXPECT_EQ(root->operand(1)->operand(0), root->operand(0));
+  // exp(x[i,j]) / sum_j exp(x[i,j]) with x[i,j] = (i - j) / 4, in double.
+  Literal in(Shape::Array(PrimitiveType::kF32, {4, 8}));
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 8; ++j) in.Set<float>(i * 8 + j, (i - j) / 4.0f);
+  }
+  absl::StatusOr<Literal> r = EvaluateModule(*m, {in});
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (int i = 0; i < 4; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 8; ++j) sum += std::exp((i - j) / 4.0);
+    for (int j = 0; j < 8; ++j) {
+      EXPECT_NEAR(r->Get<float>(i * 8 + j), std::exp((i - j) / 4.0) / sum, 1e-6);
+    }
+  }
+}
+
+TEST(MultiOutputFusionTest, ValueOnlyTheReduceReadsIsFusedInstead) {
+  // The reduce is exp's only user: input fusion puts exp inside it, and no
+  // second output is needed.
+  std::unique_ptr<Module> m = ParseVerified(std::string(kAdd) + R"(
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  ex = f32[4,8] exponential(x)
+  z = f32[] constant(0)
+  ROOT s = f32[4] reduce(ex, z), dimensions={1}, to_apply=add
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(FuseBoth(*m));
+  EXPECT_FALSE(m->entry()->root()->shape().IsTuple());
+}
+
+TEST(MultiOutputFusionTest, DotIsNotWrittenByTheLoopOfItsReduce) {
+  // A dot is no element-wise producer: its elements each need a row and a
+  // column, not one element of the reduce's loop.
+  std::unique_ptr<Module> m = ParseVerified(std::string(kAdd) + R"(
+ENTRY e {
+  a = f32[4,8] parameter(0)
+  b = f32[8,8] parameter(1)
+  d = f32[4,8] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  z = f32[] constant(0)
+  s = f32[4] reduce(d, z), dimensions={1}, to_apply=add
+  ROOT t = (f32[4,8], f32[4]) tuple(d, s)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(FuseBoth(*m));
+}
+
+TEST(MultiOutputFusionTest, ReduceInsideAnInputFusionIsNotMerged) {
+  // The sum reads 2 * exp(x) through an input fusion; only a plain reduce
+  // of the value takes it as a second output.
+  std::unique_ptr<Module> m = ParseVerified(std::string(kAdd) + R"(
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  ex = f32[4,8] exponential(x)
+  two = f32[] constant(2)
+  tb = f32[4,8] broadcast(two), dimensions={}
+  t = f32[4,8] multiply(ex, tb)
+  z = f32[] constant(0)
+  s = f32[4] reduce(t, z), dimensions={1}, to_apply=add
+  ROOT r = (f32[4,8], f32[4]) tuple(ex, s)
 }
 )");
   ASSERT_NE(m, nullptr);
