@@ -43,7 +43,9 @@ Literal LiteralFromPhysical(const Shape& shape, const void* bytes) {
   Literal literal(shape);
   const char* data = static_cast<const char*>(bytes);
   if (shape.HasDefaultLayout()) {
-    std::memcpy(literal.mutable_raw(), data, literal.raw_size());
+    if (literal.raw_size() > 0) {
+      std::memcpy(literal.mutable_raw(), data, literal.raw_size());
+    }
     return literal;
   }
   const int64_t size = StorageBytes(shape.element_type());

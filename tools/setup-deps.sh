@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache g++ git python3
   llvm-19-dev llvm-19-tools
+  clang-19 libclang-rt-19-dev
   libprotobuf-dev protobuf-compiler
   libabsl-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
