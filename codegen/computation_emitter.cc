@@ -41,6 +41,7 @@
 #include "codegen/module_context.h"
 #include "compiler/ir/module.h"
 #include "compiler/passes/buffer_assignment.h"
+#include "compiler/passes/ir_rewrite.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -380,14 +381,8 @@ struct ReduceLoop {
 // Whether `value` (in a fused computation) is computed from any of `reduces`.
 bool ComputedFromAny(const Instruction* value,
                      const std::vector<const Instruction*>& reduces) {
-  std::set<const Instruction*> seen;
-  std::vector<const Instruction*> stack = {value};
-  while (!stack.empty()) {
-    const Instruction* i = stack.back();
-    stack.pop_back();
-    if (!seen.insert(i).second) continue;
-    if (std::find(reduces.begin(), reduces.end(), i) != reduces.end()) return true;
-    for (const Instruction* o : i->operands()) stack.push_back(o);
+  for (const Instruction* r : reduces) {
+    if (DependsOn(value, r)) return true;
   }
   return false;
 }

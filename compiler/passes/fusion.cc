@@ -121,19 +121,6 @@ std::set<const Instruction*> Sources(const Instruction* inst) {
   return sources;
 }
 
-bool Reaches(const Instruction* from, const Instruction* to) {
-  std::set<const Instruction*> seen;
-  std::vector<const Instruction*> stack = {to};
-  while (!stack.empty()) {
-    const Instruction* v = stack.back();
-    stack.pop_back();
-    if (v == from) return true;
-    if (!seen.insert(v).second) continue;
-    for (const Instruction* o : v->operands()) stack.push_back(o);
-  }
-  return false;
-}
-
 // Reduces that have a sibling: another single-result reduce with the same
 // operand dimensions, reduced dimensions and result dimensions, reading a
 // common source, with no path between the two. Multi-output fusion gives
@@ -163,7 +150,7 @@ std::set<const Instruction*> ReducesWithSiblings(const Computation& comp) {
       }
       bool common = false;
       for (const Instruction* s : sources[i]) common = common || sources[j].count(s);
-      if (!common || Reaches(a, b) || Reaches(b, a)) continue;
+      if (!common || DependsOn(a, b) || DependsOn(b, a)) continue;
       out.insert(a);
       out.insert(b);
     }

@@ -87,6 +87,19 @@ std::vector<Computation*> SequentialComputations(Module& module) {
   return out;
 }
 
+bool DependsOn(const Instruction* to, const Instruction* from) {
+  std::unordered_set<const Instruction*> seen;
+  std::vector<const Instruction*> stack = {to};
+  while (!stack.empty()) {
+    const Instruction* inst = stack.back();
+    stack.pop_back();
+    if (inst == from) return true;
+    if (!seen.insert(inst).second) continue;
+    for (const Instruction* o : inst->operands()) stack.push_back(o);
+  }
+  return false;
+}
+
 bool RemoveUnusedComputations(Module& module) {
   if (module.entry() == nullptr) return false;
   std::unordered_set<const Computation*> used;

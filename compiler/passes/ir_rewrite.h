@@ -1,6 +1,6 @@
 // Small IR rewriting tools shared by the passes: cloning an instruction onto
-// new operands, fresh instruction and computation names, and removing what
-// nothing uses.
+// new operands, fresh instruction and computation names, dependence between
+// two instructions, and removing what nothing uses.
 #ifndef AOTC_COMPILER_PASSES_IR_REWRITE_H_
 #define AOTC_COMPILER_PASSES_IR_REWRITE_H_
 
@@ -21,6 +21,10 @@ namespace aotc {
 // computation.
 std::unique_ptr<Instruction> CloneWithOperands(
     const Instruction& inst, std::vector<Instruction*> operands);
+
+// Whether `to` is `from` or is computed from it, transitively through
+// operands (iterative: deep chains do not exhaust the stack).
+bool DependsOn(const Instruction* to, const Instruction* from);
 
 // Hands out names not used by any instruction or computation of a module.
 class NameUniquer {

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -62,20 +62,6 @@ std::optional<LoopKey> CandidateKey(const Instruction& inst) {
     key = k;
   }
   return key;
-}
-
-// Whether `to` depends on `from` (transitively through operands).
-bool DependsOn(const Instruction* to, const Instruction* from) {
-  std::unordered_set<const Instruction*> seen;
-  std::vector<const Instruction*> stack = {to};
-  while (!stack.empty()) {
-    const Instruction* inst = stack.back();
-    stack.pop_back();
-    if (inst == from) return true;
-    if (!seen.insert(inst).second) continue;
-    for (const Instruction* o : inst->operands()) stack.push_back(o);
-  }
-  return false;
 }
 
 bool ShareAnOperand(const Instruction& a, const Instruction& b) {
