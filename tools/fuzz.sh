@@ -9,7 +9,7 @@
 #   tools/fuzz.sh long TARGET [SECONDS]  then run one target (default 3600 s)
 #                                        with 2 jobs on 2 workers
 #
-# TARGET is fuzz_hlo_text, fuzz_hlo_proto or fuzz_npy. Environment:
+# TARGET is fuzz_hlo_text, fuzz_hlo_proto, fuzz_npy or fuzz_optimize. Environment:
 # AOTC_ASAN_BUILD_DIR (default build-asan/ in the checkout), AOTC_FUZZ_SECONDS
 # (smoke length, kept in the build tree's cache), AOTC_FUZZ_JOBS (long, 2).
 # New inputs accumulate in BUILD/fuzz-corpus/TARGET; crashes, hangs (10 s per
@@ -68,18 +68,21 @@ case "$mode" in
     target=$2
     seconds=${3:-3600}
     case "$target" in
-      fuzz_hlo_text | fuzz_hlo_proto | fuzz_npy) ;;
+      fuzz_hlo_text | fuzz_hlo_proto | fuzz_npy | fuzz_optimize) ;;
       *) echo "fuzz.sh: unknown target '$target'" >&2; usage ;;
     esac
     configure_and_build
     jobs=${AOTC_FUZZ_JOBS:-2}
     corpus="$build/fuzz-corpus/$target"
     seeds="$build/tests/fuzz/seeds/${target#fuzz_}"
+    [ "$target" = fuzz_optimize ] && seeds="$build/tests/fuzz/seeds/hlo_text"
     artifacts="$build/tests/fuzz/artifacts"
     logs="$build/fuzz-logs/$target"
     mkdir -p "$corpus" "$artifacts" "$logs"
     dict=()
-    [ "$target" = fuzz_hlo_text ] && dict=(-dict="$root/tests/fuzz/hlo.dict")
+    case "$target" in
+      fuzz_hlo_text | fuzz_optimize) dict=(-dict="$root/tests/fuzz/hlo.dict") ;;
+    esac
     # With -jobs, libFuzzer writes each job's output to fuzz-N.log in the
     # working directory.
     cd "$logs"
