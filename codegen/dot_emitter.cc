@@ -154,7 +154,7 @@ absl::Status EmitRowDot(ModuleContext& mc, llvm::IRBuilderBase& b,
           Value* v = sum;
           if (inst.opcode() == Opcode::kFusion) {
             std::vector<Value*> at = o.multi;
-            Generator own = [&b, sum, at](const Index& idx)
+            Generator own = [sum, at](const Index& idx)
                 -> absl::StatusOr<Value*> {
               if (idx.multi == at) return sum;
               return absl::InternalError("dot epilogue read at another index");

@@ -125,7 +125,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
   std::function<Index(const Index&)> map;
   switch (inst.opcode()) {
     case Opcode::kBroadcast:
-      map = [&b, dims, &in](const Index& o) {
+      map = [dims, &in](const Index& o) {
         Index i;
         i.shape = &in;
         for (int64_t d : dims) i.multi.push_back(o.multi[d]);
