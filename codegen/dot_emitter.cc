@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "codegen/elemental.h"
 #include "codegen/ir_types.h"
 #include "compiler/support/status_macros.h"
 
@@ -13,6 +14,12 @@ namespace {
 using llvm::Value;
 
 constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
+
+struct RowDot {
+  const Instruction* dot = nullptr;
+  int lhs = 0;  // the operand (of the fusion or plain dot) holding lhs
+  int rhs = 1;
+};
 
 bool IsPlainMatrixDot(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDot) return false;
@@ -46,11 +53,8 @@ bool OnlyElementwiseToRoot(const Instruction& dot) {
   return true;
 }
 
-}  // namespace
-
-std::optional<RowDot> MatchRowDot(const Instruction& inst,
-                                  const std::vector<IrArray>& out) {
-  if (out.size() != 1 || !out[0].shape().HasDefaultLayout()) {
+std::optional<RowDot> MatchRowDot(const Instruction& inst) {
+  if (!inst.shape().IsArray() || !inst.shape().HasDefaultLayout()) {
     return std::nullopt;
   }
   RowDot rd;
@@ -83,11 +87,14 @@ std::optional<RowDot> MatchRowDot(const Instruction& inst,
   return rd;
 }
 
-absl::Status EmitRowDot(ModuleContext& mc, llvm::IRBuilderBase& b,
-                        const Instruction& inst, const RowDot& rd,
-                        const IrArray& out,
-                        const std::vector<LeafGenerators>& ops, Value* begin,
-                        Value* end) {
+absl::Status EmitRowDot(const LoopArgs& args, const RowDot& rd) {
+  ModuleContext& mc = args.mc;
+  llvm::IRBuilderBase& b = args.b;
+  const Instruction& inst = args.inst;
+  const IrArray& out = args.out[0];
+  const std::vector<LeafGenerators>& ops = args.ops;
+  Value* begin = args.begin;
+  Value* end = args.end;
   const Instruction& dot = *rd.dot;
   const Shape& lhs_shape = dot.operand(0)->shape();
   const Shape& rhs_shape = dot.operand(1)->shape();
@@ -178,6 +185,20 @@ absl::Status EmitRowDot(ModuleContext& mc, llvm::IRBuilderBase& b,
         });
       });
   return status;
+}
+
+}  // namespace
+
+std::optional<StrategyPlan> PlanRowDot(const Instruction& inst) {
+  std::optional<RowDot> rd = MatchRowDot(inst);
+  if (!rd.has_value()) return std::nullopt;
+  StrategyPlan plan;
+  plan.name = "row-dot";
+  plan.loop_shape = &inst.shape();
+  // A row of the result reads a row of lhs and all of rhs.
+  plan.work_per_element = rd->dot->operand(0)->shape().dimensions(1);
+  plan.emit = [rd = *rd](const LoopArgs& args) { return EmitRowDot(args, rd); };
+  return plan;
 }
 
 }  // namespace aotc::codegen

@@ -14,32 +14,18 @@
 #define AOTC_CODEGEN_DOT_EMITTER_H_
 
 #include <optional>
-#include <vector>
 
-#include "codegen/elemental.h"
+#include "codegen/strategy.h"
 
 namespace aotc::codegen {
 
-struct RowDot {
-  const Instruction* dot = nullptr;
-  int lhs = 0;  // the operand (of the fusion or plain dot) holding lhs
-  int rhs = 1;
-};
-
-// The row form of `inst` writing `out`, when it applies: a plain 2-D dot
-// contracting lhs dimension 1 with rhs dimension 0, or a fusion whose dot
-// reads two of the fusion's parameters and whose root depends on the dot
-// only through element-wise instructions of its shape; f32 or f64; a
-// row-major result whose row of accumulators fits in 64 KiB.
-std::optional<RowDot> MatchRowDot(const Instruction& inst,
-                                  const std::vector<IrArray>& out);
-
-// Emits the loops above for rows [begin, end) (all rows when null).
-absl::Status EmitRowDot(ModuleContext& mc, llvm::IRBuilderBase& b,
-                        const Instruction& inst, const RowDot& rd,
-                        const IrArray& out,
-                        const std::vector<LeafGenerators>& ops,
-                        llvm::Value* begin, llvm::Value* end);
+// The "row-dot" strategy (strategy.h): the loops above, parallel over the
+// rows, when `inst` is a plain 2-D dot contracting lhs dimension 1 with rhs
+// dimension 0, or a fusion whose one dot reads two of the fusion's
+// parameters and whose root depends on the dot only through element-wise
+// instructions of its shape; f32 or f64; a row-major result whose row of
+// accumulators fits in 64 KiB.
+std::optional<StrategyPlan> PlanRowDot(const Instruction& inst);
 
 }  // namespace aotc::codegen
 

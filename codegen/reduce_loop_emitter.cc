@@ -21,10 +21,21 @@ bool ComputedFromAny(const Instruction* value,
   return false;
 }
 
-}  // namespace
+// The loop for one fusion. Its outputs are of two kinds: reduce-shaped
+// ones (the reduces and values computed from them), written after the inner
+// loop, and element-shaped ones (values of the reduces' operand shape that
+// no reduce feeds), written inside it, which visits each of their elements
+// exactly once.
+struct ReduceLoop {
+  std::vector<const Instruction*> reduces;
+  std::vector<int> reduce_outputs;
+  std::vector<int> element_outputs;
+  const Shape* loop_shape = nullptr;   // the reduce-shaped outputs' shape
+  int64_t work_per_element = 1;        // elements reduced per result
+};
 
-std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst,
-                                          const std::vector<IrArray>& out) {
+std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst) {
+  const std::vector<const Shape*> out = inst.shape().Leaves();
   if (inst.opcode() != Opcode::kFusion || out.size() < 2) return std::nullopt;
   const Computation& fused = *inst.fused_computation();
   const Instruction* root = fused.root();
@@ -48,7 +59,7 @@ std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst,
   const Shape& result = loop.reduces[0]->shape();
   const Shape& in = loop.reduces[0]->operand(0)->shape();
   for (int k = 0; k < static_cast<int>(out.size()); ++k) {
-    const Shape& s = out[k].shape();
+    const Shape& s = *out[k];
     if (!root->operand(k)->shape().IsArray()) return std::nullopt;
     if (s.SameDimensions(result) &&
         (loop.loop_shape == nullptr ||
@@ -71,11 +82,14 @@ std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst,
   return loop;
 }
 
-absl::Status EmitReduceLoop(ModuleContext& mc, llvm::IRBuilderBase& b,
-                            const Instruction& inst, const ReduceLoop& loop,
-                            const std::vector<IrArray>& out,
-                            const std::vector<LeafGenerators>& ops,
-                            Value* begin, Value* end) {
+absl::Status EmitReduceLoop(const LoopArgs& args, const ReduceLoop& loop) {
+  ModuleContext& mc = args.mc;
+  llvm::IRBuilderBase& b = args.b;
+  const Instruction& inst = args.inst;
+  const std::vector<IrArray>& out = args.out;
+  const std::vector<LeafGenerators>& ops = args.ops;
+  Value* begin = args.begin;
+  Value* end = args.end;
   ElementalEmitter emitter(mc, b);
   absl::Status status;
   const Computation& fused = *inst.fused_computation();
@@ -129,6 +143,21 @@ absl::Status EmitReduceLoop(ModuleContext& mc, llvm::IRBuilderBase& b,
       },
       begin, end);
   return status;
+}
+
+}  // namespace
+
+std::optional<StrategyPlan> PlanReduceLoop(const Instruction& inst) {
+  std::optional<ReduceLoop> loop = MatchReduceLoop(inst);
+  if (!loop.has_value()) return std::nullopt;
+  StrategyPlan plan;
+  plan.name = "reduce-loop";
+  plan.loop_shape = loop->loop_shape;
+  plan.work_per_element = loop->work_per_element;
+  plan.emit = [loop = *loop](const LoopArgs& args) {
+    return EmitReduceLoop(args, loop);
+  };
+  return plan;
 }
 
 }  // namespace aotc::codegen

@@ -1,10 +1,18 @@
-// What code generation supports (CheckSupported in compile.h).
+// What code generation supports (CheckSupported in compile.h), derived from
+// the codegen strategies (strategy.h): an instruction of a computation that
+// runs as a buffer function is supported when it aliases, calls, or some
+// strategy plans it; an instruction of a computation inlined into loops
+// (fused computations, reducers, comparators) when it has an element-wise
+// form.
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/compile.h"
 #include "codegen/ir_types.h"
+#include "codegen/strategy.h"
+#include "compiler/passes/buffer_assignment.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -12,30 +20,7 @@
 namespace aotc::codegen {
 namespace {
 
-bool NotYet(Opcode op) {
-  switch (op) {
-    case Opcode::kConvolution:
-    case Opcode::kGather:
-    case Opcode::kScatter:
-    case Opcode::kSelectAndScatter:
-    case Opcode::kSort:
-    case Opcode::kCustomCall:
-      return true;
-    default:
-      return false;
-  }
-}
-
-absl::Status CheckInstruction(const Instruction& inst) {
-  const Opcode op = inst.opcode();
-  if (!IsEvaluable(op) || NotYet(op)) {
-    std::string what = absl::StrCat("'", Sv(OpcodeName(op)), "'");
-    if (op == Opcode::kCustomCall) {
-      absl::StrAppend(&what, " (", inst.attrs().custom_call_target, ")");
-    }
-    return ErrorAt(inst.location(),
-                   absl::StrCat(what, " is not supported yet by code generation"));
-  }
+absl::Status CheckTypes(const Instruction& inst) {
   std::vector<const Shape*> shapes = inst.shape().Leaves();
   for (const Instruction* o : inst.operands()) {
     for (const Shape* s : o->shape().Leaves()) shapes.push_back(s);
@@ -62,6 +47,29 @@ absl::Status CheckInstruction(const Instruction& inst) {
   return absl::OkStatus();
 }
 
+// Whether the computations `inst` calls run as buffer functions (the
+// others are inlined into the loops of `inst`).
+bool CallsBufferFunctions(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  return op == Opcode::kWhile || op == Opcode::kConditional ||
+         op == Opcode::kCall;
+}
+
+absl::Status CheckInstruction(const Instruction& inst, bool inlined) {
+  if (!IsEvaluable(inst.opcode())) return PlanInstruction(inst).status();
+  RETURN_IF_ERROR(CheckTypes(inst));
+  if (inst.opcode() == Opcode::kParameter) return absl::OkStatus();
+  if (inlined) {
+    if (HasElementalForm(inst)) return absl::OkStatus();
+    return ErrorAt(inst.location(),
+                   absl::StrCat("'", Sv(OpcodeName(inst.opcode())),
+                                "' is not supported yet by code generation "
+                                "inside a fused or scalar computation"));
+  }
+  if (ClassifyValue(inst) != ValueKind::kOwned) return absl::OkStatus();
+  return PlanInstruction(inst).status();
+}
+
 }  // namespace
 
 absl::Status CheckSupported(const Module& module) {
@@ -77,17 +85,20 @@ absl::Status CheckSupported(const Module& module) {
                                   "take arrays"));
     }
   }
-  // Computations reachable from the entry, each checked once.
-  std::set<const Computation*> seen;
-  std::vector<const Computation*> stack = {module.entry()};
+  // Computations reachable from the entry, each checked once, with whether
+  // they are inlined into loops.
+  std::set<std::pair<const Computation*, bool>> seen;
+  std::vector<std::pair<const Computation*, bool>> stack = {
+      {module.entry(), false}};
   while (!stack.empty()) {
-    const Computation* comp = stack.back();
+    const auto [comp, inlined] = stack.back();
     stack.pop_back();
-    if (!seen.insert(comp).second) continue;
+    if (!seen.insert({comp, inlined}).second) continue;
     for (const auto& inst : comp->instructions()) {
-      RETURN_IF_ERROR(CheckInstruction(*inst));
+      RETURN_IF_ERROR(CheckInstruction(*inst, inlined));
+      const bool callee_inlined = inlined || !CallsBufferFunctions(*inst);
       for (const Computation* c : inst->called_computations()) {
-        stack.push_back(c);
+        stack.push_back({c, callee_inlined});
       }
     }
   }

@@ -15,6 +15,7 @@ constexpr uint32_t S = kPropSideEffect;
 constexpr uint32_t K = kPropCallsComputations;
 constexpr uint32_t X = kPropCollective;
 constexpr uint32_t V = kPropEvaluable;
+constexpr uint32_t G = kPropElementalForm;
 
 struct OpcodeInfo {
   std::string_view name;

@@ -31,6 +31,7 @@ enum OpProperty : uint32_t {
   kPropCallsComputations = 1u << 6,  // K
   kPropCollective = 1u << 7,      // X
   kPropEvaluable = 1u << 8,       // V
+  kPropElementalForm = 1u << 9,   // G
 };
 
 int NumOpcodes();

@@ -35,6 +35,23 @@ TEST(OpcodeTest, Properties) {
   EXPECT_FALSE(OpcodeFromName("bogus").has_value());
 }
 
+TEST(OpcodeTest, ElementalFormColumn) {
+  EXPECT_TRUE(HasProperty(Opcode::kAdd, kPropElementalForm));
+  EXPECT_TRUE(HasProperty(Opcode::kReduce, kPropElementalForm));
+  EXPECT_TRUE(HasProperty(Opcode::kDynamicSlice, kPropElementalForm));
+  EXPECT_FALSE(HasProperty(Opcode::kSort, kPropElementalForm));
+  EXPECT_FALSE(HasProperty(Opcode::kWhile, kPropElementalForm));
+  // Element-wise but not evaluated: nothing to check compiled code against.
+  EXPECT_FALSE(HasProperty(Opcode::kAcosh, kPropElementalForm));
+  // Code generation only takes what the evaluator can check.
+  for (int i = 0; i < NumOpcodes(); ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    if (HasProperty(op, kPropElementalForm)) {
+      EXPECT_TRUE(IsEvaluable(op)) << OpcodeName(op);
+    }
+  }
+}
+
 TEST(PrimitiveTypeTest, NamesNumbersAndSizes) {
   EXPECT_EQ(PrimitiveTypeName(PrimitiveType::kBF16), "bf16");
   EXPECT_EQ(static_cast<int>(PrimitiveType::kF32), 11);

@@ -1,0 +1,98 @@
+// Task functions run through aotc_parallel_for (see parallel_loops.h).
+#include "codegen/parallel_loops.h"
+
+#include <algorithm>
+
+#include "codegen/ir_types.h"
+#include "compiler/support/status_macros.h"
+
+namespace aotc::codegen {
+
+using llvm::Value;
+
+namespace {
+
+// Loops with at least this much work (output elements times the input
+// elements each reads) run through aotc_parallel_for, in chunks of at
+// least kMinChunkWork.
+constexpr int64_t kParallelMinWork = int64_t{1} << 15;
+constexpr int64_t kMinChunkWork = int64_t{1} << 13;
+
+}  // namespace
+
+std::optional<ParallelSplit> ChooseParallelSplit(const StrategyPlan& plan) {
+  const Shape* shape = plan.loop_shape;
+  if (shape == nullptr || shape->rank() == 0 ||
+      shape->ElementCount() * plan.work_per_element < kParallelMinWork) {
+    return std::nullopt;
+  }
+  const int64_t extent = shape->dimensions(shape->layout().minor_to_major.back());
+  if (extent < 2) return std::nullopt;
+  const int64_t row_work = shape->ElementCount() / extent * plan.work_per_element;
+  return ParallelSplit{
+      extent, std::max<int64_t>(1, (kMinChunkWork + row_work - 1) / row_work)};
+}
+
+absl::Status EmitParallelLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
+                               const BufferPlaces& places,
+                               const BufferFunctionArgs& args,
+                               const std::string& task_name,
+                               const Instruction& inst, const StrategyPlan& plan,
+                               const std::vector<IrArray>& out,
+                               const std::vector<std::vector<IrArray>>& ins,
+                               Value* scratch, const ParallelSplit& split) {
+  llvm::LLVMContext& ctx = mc.context();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* task = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64},
+                              false),
+      llvm::GlobalValue::InternalLinkage, task_name, mc.module());
+  task->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> tb(llvm::BasicBlock::Create(ctx, "entry", task));
+  llvm::StructType* context_type = llvm::StructType::get(ctx, {ptr, ptr, ptr});
+  Value* context = task->getArg(0);
+  const BufferFunctionArgs task_args{
+      tb.CreateLoad(ptr, tb.CreateStructGEP(context_type, context, 0)),
+      tb.CreateLoad(ptr, tb.CreateStructGEP(context_type, context, 1)),
+      tb.CreateLoad(ptr, tb.CreateStructGEP(context_type, context, 2))};
+  // The same arrays (and alias scopes) over the task's pointers.
+  auto rebase = [&](Value* base) {
+    return places.Rebase(tb, base, task_args.params, task_args.results,
+                         task_args.temp);
+  };
+  std::vector<IrArray> task_out;
+  for (const IrArray& a : out) {
+    task_out.push_back(a);
+    task_out.back().set_base(rebase(a.base()));
+  }
+  std::vector<LeafGenerators> ops;
+  for (const std::vector<IrArray>& leaves : ins) {
+    LeafGenerators g;
+    for (const IrArray& a : leaves) {
+      IrArray r = a;
+      r.set_base(rebase(a.base()));
+      g.push_back(ArrayReader(tb, r));
+    }
+    ops.push_back(std::move(g));
+  }
+  Value* task_scratch = scratch == nullptr ? nullptr : rebase(scratch);
+  RETURN_IF_ERROR(plan.emit(LoopArgs{mc, tb, inst, task_out, ops,
+                                     task->getArg(1), task->getArg(2),
+                                     task_scratch}));
+  tb.CreateRetVoid();
+
+  llvm::AllocaInst* parent_context = EntryAlloca(b, context_type, "task.ctx");
+  b.CreateStore(args.params, b.CreateStructGEP(context_type, parent_context, 0));
+  b.CreateStore(args.results, b.CreateStructGEP(context_type, parent_context, 1));
+  b.CreateStore(args.temp, b.CreateStructGEP(context_type, parent_context, 2));
+  llvm::FunctionCallee parallel_for = mc.module().getOrInsertFunction(
+      "aotc_parallel_for",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64},
+                              false));
+  b.CreateCall(parallel_for, {task, parent_context, b.getInt64(split.extent),
+                              b.getInt64(split.min_chunk)});
+  return absl::OkStatus();
+}
+
+}  // namespace aotc::codegen

@@ -1,0 +1,156 @@
+// The ordered strategy list (see strategy.h) and the two generic
+// strategies: a variadic reduce's shared loop, and one loop nest per output
+// leaf over the element generators.
+#include "codegen/strategy.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/dot_emitter.h"
+#include "codegen/ir_types.h"
+#include "codegen/reduce_loop_emitter.h"
+#include "compiler/support/diagnostic.h"
+#include "compiler/support/status_macros.h"
+#include "compiler/support/strings.h"
+
+namespace aotc::codegen {
+namespace {
+
+using llvm::Value;
+
+// The input elements one output element of `inst` reads, roughly: the
+// largest array input's elements over the output's elements, at least 1
+// (1 for element-wise loops, the row length for a row reduction).
+int64_t WorkPerElement(const Instruction& inst) {
+  int64_t inputs = 0;
+  for (const Instruction* o : inst.operands()) {
+    for (const Shape* leaf : o->shape().Leaves()) {
+      if (leaf->IsArray()) inputs = std::max(inputs, leaf->ElementCount());
+    }
+  }
+  int64_t outputs = 0;
+  for (const Shape* leaf : inst.shape().Leaves()) outputs += leaf->ElementCount();
+  return std::max<int64_t>(1, inputs / std::max<int64_t>(1, outputs));
+}
+
+// The shape every output leaf shares (dimensions and layout), which a
+// parallel loop can split; null when they differ.
+const Shape* CommonLeafShape(const Instruction& inst) {
+  const std::vector<const Shape*> leaves = inst.shape().Leaves();
+  if (leaves.empty()) return nullptr;
+  const Shape* first = leaves[0];
+  for (const Shape* s : leaves) {
+    if (!s->SameDimensions(*first) ||
+        s->layout().minor_to_major != first->layout().minor_to_major) {
+      return nullptr;
+    }
+  }
+  return first;
+}
+
+// All results of a variadic reduce at each index, computed in one pass
+// over the reduced elements.
+std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kReduce || inst.shape().Leaves().size() < 2) {
+    return std::nullopt;
+  }
+  StrategyPlan plan;
+  plan.name = "variadic-reduce";
+  plan.loop_shape = CommonLeafShape(inst);
+  plan.work_per_element = WorkPerElement(inst);
+  plan.emit = [](const LoopArgs& a) -> absl::Status {
+    ElementalEmitter emitter(a.mc, a.b);
+    absl::Status status;
+    EmitArrayLoop(
+        a.b, a.out[0].shape(), a.inst.name(),
+        [&](const Index& index) {
+          if (!status.ok()) return;
+          absl::StatusOr<std::vector<Value*>> values =
+              emitter.EmitReduce(a.inst, a.ops, index);
+          if (!values.ok()) {
+            status = values.status();
+            return;
+          }
+          for (size_t k = 0; k < a.out.size(); ++k) {
+            a.out[k].Write(a.b, index, (*values)[k]);
+          }
+        },
+        a.begin, a.end);
+    return status;
+  };
+  return plan;
+}
+
+// One loop nest per output leaf, each element from the leaf's generator.
+std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
+  if (!HasElementalForm(inst)) return std::nullopt;
+  StrategyPlan plan;
+  plan.name = "element-loops";
+  plan.loop_shape = CommonLeafShape(inst);
+  plan.work_per_element = WorkPerElement(inst);
+  plan.emit = [](const LoopArgs& a) -> absl::Status {
+    ElementalEmitter emitter(a.mc, a.b);
+    ASSIGN_OR_RETURN(LeafGenerators leaves,
+                     emitter.MakeGenerators(a.inst, a.ops));
+    absl::Status status;
+    for (size_t k = 0; k < a.out.size() && status.ok(); ++k) {
+      const IrArray& array = a.out[k];
+      const Generator& g = leaves[k];
+      EmitArrayLoop(
+          a.b, array.shape(), a.inst.name(),
+          [&](const Index& index) {
+            if (!status.ok()) return;
+            absl::StatusOr<Value*> v = g(index);
+            if (!v.ok()) {
+              status = v.status();
+              return;
+            }
+            array.Write(a.b, index, *v);
+          },
+          a.begin, a.end);
+    }
+    return status;
+  };
+  return plan;
+}
+
+}  // namespace
+
+const std::vector<Strategy>& Strategies() {
+  static const std::vector<Strategy>* const kStrategies =
+      new std::vector<Strategy>{
+          {"row-dot", PlanRowDot},
+          {"reduce-loop", PlanReduceLoop},
+          {"variadic-reduce", PlanVariadicReduce},
+          {"element-loops", PlanElementLoops},
+      };
+  return *kStrategies;
+}
+
+absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst) {
+  for (const Strategy& s : Strategies()) {
+    if (std::optional<StrategyPlan> plan = s.plan(inst); plan.has_value()) {
+      return *std::move(plan);
+    }
+  }
+  std::string what = absl::StrCat("'", Sv(OpcodeName(inst.opcode())), "'");
+  if (inst.opcode() == Opcode::kCustomCall) {
+    absl::StrAppend(&what, " (", inst.attrs().custom_call_target, ")");
+  }
+  return ErrorAt(inst.location(),
+                 absl::StrCat(what, " is not supported yet by code generation"));
+}
+
+bool HasElementalForm(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  if (!HasProperty(op, kPropElementalForm)) return false;
+  // A width-changing bitcast or bitcast-convert changes the number of
+  // elements: no element maps to one element of the operand.
+  if (op == Opcode::kBitcast || op == Opcode::kBitcastConvert) {
+    return BitWidth(inst.shape().element_type()) ==
+           BitWidth(inst.operand(0)->shape().element_type());
+  }
+  return true;
+}
+
+}  // namespace aotc::codegen

@@ -1,0 +1,81 @@
+// Code generation strategies: how an instruction that writes buffers of its
+// own (ValueKind::kOwned) becomes loops.
+//
+// Each strategy is a planner that looks at one instruction and either
+// declines or returns a plan: the loop the parallel-for hook may split, the
+// work per element (which decides whether splitting pays), the scratch bytes
+// the loops need beyond the instruction's own buffers, and the emitter that
+// writes the loops for a range of the parallel loop. Strategies are tried in
+// the fixed order of Strategies(), so the list itself documents priorities
+// (a matrix product's row loops before the generic element loop) and a new
+// kind of loop nest is one more entry, not a new branch inside an emitter.
+//
+// The same list answers "is this supported?" (CheckSupported in compile.h):
+// an instruction emitted as a loop is supported when some strategy plans it,
+// and an instruction inlined into a loop (inside a fusion, a reducer, a
+// comparator) when it has an element-wise form (HasElementalForm).
+#ifndef AOTC_CODEGEN_STRATEGY_H_
+#define AOTC_CODEGEN_STRATEGY_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "codegen/elemental.h"
+
+namespace aotc::codegen {
+
+// What a strategy's emitter gets: the builder at the insertion point, the
+// instruction's output leaves and its operands' leaf generators, the range
+// [begin, end) of the outermost coordinate of the plan's loop shape (both
+// null: the whole loop), and the start of the plan's scratch bytes in temp
+// (null when the plan asked for none).
+struct LoopArgs {
+  ModuleContext& mc;
+  llvm::IRBuilderBase& b;
+  const Instruction& inst;
+  const std::vector<IrArray>& out;
+  const std::vector<LeafGenerators>& ops;
+  llvm::Value* begin = nullptr;
+  llvm::Value* end = nullptr;
+  llvm::Value* scratch = nullptr;
+};
+
+struct StrategyPlan {
+  std::string_view name;
+  // The shape whose outermost physical dimension the parallel loop splits,
+  // or null when the loops cannot be split. Must outlive the plan (a leaf of
+  // the instruction's shape).
+  const Shape* loop_shape = nullptr;
+  // Input elements read per element of loop_shape, at least 1.
+  int64_t work_per_element = 1;
+  // Scratch the loops need (in temp, kBufferAlignment-aligned); with a
+  // parallel loop, tasks must use disjoint parts of it.
+  int64_t scratch_bytes = 0;
+  std::function<absl::Status(const LoopArgs&)> emit;
+};
+
+struct Strategy {
+  std::string_view name;
+  // The plan for `inst`, or nullopt when this strategy does not apply.
+  std::function<std::optional<StrategyPlan>(const Instruction&)> plan;
+};
+
+// Every strategy, in the order they are tried.
+const std::vector<Strategy>& Strategies();
+
+// The plan of the first strategy that applies to `inst`; a located error
+// when none does.
+absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst);
+
+// Whether `inst` can be computed one element at a time from its operands'
+// elements (ElementalEmitter::MakeGenerators), as it must be inside a fusion
+// or a scalar computation.
+bool HasElementalForm(const Instruction& inst);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_STRATEGY_H_
