@@ -586,17 +586,17 @@ ENTRY e {
 
 TEST(CodegenE2eTest, UnsupportedOpsAreRefusedWithTheirLocation) {
   const char* hlo = R"(HloModule m
-cmp { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=LT }
+sum { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }
 ENTRY e {
   x = f32[4] parameter(0)
-  ROOT s = f32[4] sort(x), dimensions={0}, to_apply=cmp
+  ROOT s = f32[4] all-reduce(x), to_apply=sum
 })";
   auto compiled = CompileText(hlo);
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(std::string(compiled.status().message()),
-            "test.hlo:5:8: error: 'sort' is not supported yet by code "
+            "test.hlo:5:8: error: 'all-reduce' is not supported yet by code "
             "generation\n"
-            "  ROOT s = f32[4] sort(x), dimensions={0}, to_apply=cmp\n"
+            "  ROOT s = f32[4] all-reduce(x), to_apply=sum\n"
             "       ^");
 }
 

@@ -9,6 +9,7 @@
 #include "codegen/dot_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
+#include "codegen/sort_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -121,6 +122,7 @@ const std::vector<Strategy>& Strategies() {
       new std::vector<Strategy>{
           {"row-dot", PlanRowDot},
           {"reduce-loop", PlanReduceLoop},
+          {"sort", PlanSort},
           {"variadic-reduce", PlanVariadicReduce},
           {"element-loops", PlanElementLoops},
       };
