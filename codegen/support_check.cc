@@ -15,7 +15,6 @@ namespace {
 bool NotYet(Opcode op) {
   switch (op) {
     case Opcode::kConvolution:
-    case Opcode::kGather:
     case Opcode::kScatter:
     case Opcode::kSelectAndScatter:
     case Opcode::kSort:
