@@ -121,6 +121,45 @@ ENTRY e {
   EXPECT_GE(unfused->signature.temp_bytes, 48);
 }
 
+TEST(GatherE2eTest, FusedEmbeddingRowsSplitAcrossThreads) {
+  // 512 rows of 64 from a 1000-row table, plus 1: 32768 elements, enough
+  // work for a parallel loop even at one unit per element, whose chunks the
+  // hook runs on their own threads, last first. Row k reads table row
+  // (37 k) % 1000, whose elements are 1000 r + j, so
+  // out[k][j] = 1000 ((37 k) % 1000) + j + 1 (exact in f32).
+  const std::string hlo = R"(
+HloModule m
+ENTRY e {
+  table = f32[1000,64] parameter(0)
+  ids = s32[512] parameter(1)
+  g = f32[512,64] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,64}
+  one = f32[] constant(1)
+  ones = f32[512,64] broadcast(one), dimensions={}
+  ROOT a = f32[512,64] add(g, ones)
+})";
+  std::vector<float> table(1000 * 64);
+  for (int r = 0; r < 1000; ++r) {
+    for (int j = 0; j < 64; ++j) table[r * 64 + j] = 1000.0f * r + j;
+  }
+  std::vector<int32_t> ids(512);
+  std::vector<float> want(512 * 64);
+  for (int k = 0; k < 512; ++k) {
+    ids[k] = (37 * k) % 1000;
+    for (int j = 0; j < 64; ++j) want[k * 64 + j] = 1000.0f * ids[k] + j + 1;
+  }
+  testing::HookLog log;
+  aotc_set_parallel_for(&testing::ThreadedReverseHook, &log);
+  auto results = CompileAndRun(
+      hlo, {MakeArray<P::kF32>({1000, 64}, table), Vec<P::kS32>(ids)}, 2,
+      /*optimize=*/true);
+  aotc_set_parallel_for(nullptr, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kF32>((*results)[0]), want);
+  EXPECT_EQ(log.calls, 1);
+  EXPECT_EQ(log.iterations, 512);
+}
+
 TEST(GatherE2eTest, PointGatherWithExplicitIndexVectorDim) {
   // x[i][j] = 10 i + j over s32[3,4]. The indices s32[2,3] hold the index
   // vectors in dimension 0: the points are the columns (2,3), (0,1),
