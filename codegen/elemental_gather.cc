@@ -70,6 +70,10 @@ absl::Status GatherError(const Instruction& inst, std::string_view what) {
 // Checks every dimension number the generator relies on, so that a module
 // the verifier did not see gives a located error instead of a crash.
 absl::StatusOr<GatherPlan> PlanGather(const Instruction& inst) {
+  if (inst.operand_count() != 2 || !inst.operand(0)->shape().IsArray() ||
+      !inst.operand(1)->shape().IsArray() || !inst.shape().IsArray()) {
+    return GatherError(inst, "expected an array operand and array indices");
+  }
   const Shape& operand = inst.operand(0)->shape();
   const Shape& indices = inst.operand(1)->shape();
   const Shape& out = inst.shape();

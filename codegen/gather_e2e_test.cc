@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "codegen/codegen_test_util.h"
+#include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/support/file_io.h"
 #include "tests/corpus/corpus_files.h"
 #include "tools/inputs.h"
@@ -308,6 +309,28 @@ TEST(GatherE2eTest, U64IndicesAboveInt64Max) {
   RunBoth<P::kF32>(Embedding("u64"),
                    {Table(5, 3), Vec<P::kU64>({kMax, uint64_t{1} << 63, 3, 0})},
                    {40, 41, 42, 40, 41, 42, 30, 31, 32, 0, 1, 2});
+}
+
+// The verifier refuses such a module; code generation, which may be handed
+// one that was never verified, refuses it too, at the gather, rather than
+// read past its buffers.
+TEST(GatherE2eTest, InconsistentDimensionNumbersGiveALocatedError) {
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  t = f32[5,3] parameter(0)
+  ids = s32[4] parameter(1)
+  ROOT g = f32[4,3] gather(t, ids), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,3}
+})";
+  auto module = ParseHloText(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.name = "m";
+  auto compiled = CompileModule(**module, options);
+  ASSERT_FALSE(compiled.ok());
+  const std::string message(compiled.status().message());
+  EXPECT_EQ(message.substr(0, message.find('\n')),
+            "test.hlo:5:8: error: gather: start_index_map={0,1} does not "
+            "match index vectors of 1 components");
 }
 
 // Every corpus module with a gather is compiled through the optimization
