@@ -39,16 +39,25 @@ Literal Table(int rows, int cols) {
 }
 
 // Runs `hlo` as read and through the optimization pipeline (fusion
-// included), checks the first result of each against `want`, then compares
-// both -O0 and -O2 builds with the evaluator.
+// included) and checks the result of each against `want` and against the
+// evaluator; then compares -O0 and -O2 builds as read with the evaluator.
 template <PrimitiveType T>
 void RunBoth(const std::string& hlo, const std::vector<Literal>& args,
              const std::vector<NativeType<T>>& want) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
   for (bool optimize : {false, true}) {
     SCOPED_TRACE(optimize ? "optimized" : "as read");
     auto results = CompileAndRun(hlo, args, 2, optimize);
     ASSERT_TRUE(results.ok()) << results.status();
+    ASSERT_EQ(results->size(), 1u);
     EXPECT_EQ(Values<T>((*results)[0]), want);
+    const Comparison c =
+        CompareLiterals((*results)[0], *expected, DefaultTolerance(T));
+    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches with the evaluator; "
+                        << "first " << c.first_mismatch;
   }
   ExpectMatchesEvaluator(hlo, args);
 }
