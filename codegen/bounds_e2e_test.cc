@@ -1,7 +1,7 @@
 // Compiled code stays inside its buffers whatever the indices: extreme
 // start indices of dynamic-slice and dynamic-update-slice are clamped exactly
-// as HLO defines them (gather and scatter are refused by code generation for
-// now). The models run in buffers that end at guard pages
+// as HLO defines them (gather's clamping is tested in gather_e2e_test.cc;
+// scatter is refused by code generation for now). The models run in buffers that end at guard pages
 // (jit_runner.h), so an access past a buffer faults instead of passing.
 // Expected values are computed by hand; each model is also compared with the
 // reference evaluator, fused and unfused.

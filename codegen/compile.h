@@ -46,7 +46,7 @@ struct CompiledModel {
 };
 
 // Located errors for the first instruction (reachable from the entry) that
-// code generation does not support: convolution, gather, scatter,
+// code generation does not support: convolution, scatter,
 // select-and-scatter, sort and custom-call are "not supported yet", as are
 // element types without a compute type here (complex, sub-byte, f8...).
 absl::Status CheckSupported(const Module& module);

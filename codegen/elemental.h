@@ -84,6 +84,10 @@ class ElementalEmitter {
                                          const std::vector<LeafGenerators>& ops);
   absl::StatusOr<Generator> DynamicUpdateSlice(
       const Instruction& inst, const std::vector<LeafGenerators>& ops);
+  // elemental_gather.cc: every dimension-numbers form the evaluator
+  // accepts, start indices of any integer type clamped into the operand.
+  absl::StatusOr<Generator> Gather(const Instruction& inst,
+                                   const std::vector<LeafGenerators>& ops);
   // The accumulators of a reduce or reduce-window (allocas of the reducer's
   // parameter types), set to the init operands [n, 2n).
   absl::StatusOr<std::vector<llvm::AllocaInst*>> InitAccumulators(

@@ -36,6 +36,7 @@ bool IsLoopFusible(const Instruction& inst) {
     case Opcode::kReverse:
     case Opcode::kDynamicSlice:
     case Opcode::kDynamicUpdateSlice:
+    case Opcode::kGather:
     case Opcode::kIota:
     case Opcode::kReducePrecision:
       return true;
@@ -87,9 +88,24 @@ bool ReadsElementsRepeatedly(const Instruction& consumer) {
     }
     case Opcode::kDot:
       return true;
+    case Opcode::kGather:
+      // Which operand elements it reads depends on the indices: the same
+      // one may be read for many result elements, and each index vector
+      // is read once per element of its slice.
+      return true;
     default:
       return false;
   }
+}
+
+// Producers that are not worth evaluating more than once per element of the
+// group's root: the expensive ones, and gather. A gather element is cheap
+// once (the index vector and one operand element, like dynamic-slice), but
+// under an expanding broadcast every copy reads the index vector again and
+// then the operand at an address the loop cannot predict, where a buffer
+// would be read contiguously.
+bool AvoidRepeating(const Instruction& inst) {
+  return IsExpensive(inst) || inst.opcode() == Opcode::kGather;
 }
 
 // Consumers that read each operand element at most once and keep the
@@ -243,11 +259,12 @@ class ComputationFuser {
       }
       // A duplicated expensive producer would be computed twice; a cheap
       // one is duplicated only when every other user could take it too
-      // (so the original can go away); an expensive producer is never
-      // evaluated repeatedly, even through cheap members in between; a
-      // reduce with a sibling stays a group root for multi-output fusion.
+      // (so the original can go away); an expensive producer or a gather
+      // is never evaluated repeatedly, even through cheap members in
+      // between; a reduce with a sibling stays a group root for
+      // multi-output fusion.
       if (refused || (used_elsewhere && IsExpensive(*p)) ||
-          (p_repeated && IsExpensive(*p)) ||
+          (p_repeated && AvoidRepeating(*p)) ||
           (used_elsewhere && !others_accept && !is_constant) ||
           (p_paths > kMaxPaths && !is_constant) || with_siblings_.count(p)) {
         continue;
@@ -366,6 +383,11 @@ std::string_view FusionRefusal(const Instruction& producer,
   if (IsExpensive(producer) && ReadsElementsRepeatedly(consumer)) {
     return "an expensive producer would be recomputed for every element the "
            "consumer reads repeatedly";
+  }
+  if (producer.opcode() == Opcode::kGather &&
+      ReadsElementsRepeatedly(consumer)) {
+    return "a gather would read its indices and operand again for every "
+           "element the consumer reads repeatedly";
   }
   return {};
 }

@@ -13,7 +13,8 @@
 // their original names. The rules (docs/passes.md has the table):
 //   - consumers: elementwise ops, data movement (broadcast, reshape,
 //     bitcast, transpose, slice, concatenate, pad, reverse, dynamic-slice,
-//     dynamic-update-slice), convert, iota, reduce and reduce-window;
+//     dynamic-update-slice, gather), convert, iota, reduce and
+//     reduce-window;
 //   - producers: the same opcodes plus constants, and reduce, reduce-window
 //     and dot into a consumer of the same shape that reads each element once
 //     (a reduce or dot epilogue);
@@ -22,7 +23,9 @@
 //     (transcendental, divide, power, dot, reduce...) is never duplicated;
 //   - an expensive producer never goes into a consumer that reads each
 //     element many times (a broadcast that expands, an overlapping
-//     reduce-window), and nothing goes into a dot's operands.
+//     reduce-window, a gather), and nothing goes into a dot's operands;
+//   - a gather is cheap, but is not evaluated repeatedly either (under an
+//     expanding broadcast every copy would read its indices again).
 // The fusion kind says what is at the heart of the group: kInput when it
 // holds a reduce or reduce-window, kOutput when it holds a dot, else kLoop.
 #ifndef AOTC_COMPILER_PASSES_FUSION_H_

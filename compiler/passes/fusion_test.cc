@@ -455,6 +455,116 @@ ENTRY e {
   EXPECT_NE(m->entry()->FindInstruction("b"), nullptr);
 }
 
+// An embedding lookup and the add after it become one loop nest: the
+// gathered rows never go through a buffer.
+TEST(FusionTest, GatherIsFusedIntoItsElementwiseConsumer) {
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+ENTRY e {
+  table = f32[5,3] parameter(0)
+  ids = s32[4] parameter(1)
+  g = f32[4,3] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
+  pos = f32[4,3] parameter(2)
+  ROOT a = f32[4,3] add(g, pos)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  FusionPass pass;
+  EXPECT_TRUE(RunVerified(pass, *m));
+  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: a g"}));
+  EXPECT_EQ(EntryOpcodes(*m),
+            (std::vector<std::string>{"parameter", "parameter", "parameter",
+                                      "fusion"}));
+}
+
+// Index arithmetic (a convert and a clamp of the ids, as JAX emits it) is
+// cheap and fuses into the gather that reads it.
+TEST(FusionTest, IndexArithmeticIsFusedIntoAGather) {
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  table = f32[5,3] parameter(0)
+  ids = s64[4] parameter(1)
+  i = s32[4] convert(ids)
+  zero = s32[] constant(0)
+  z = s32[4] broadcast(zero), dimensions={}
+  c = s32[4] maximum(i, z)
+  ROOT g = f32[4,3] gather(table, c), offset_dims={1},
+      collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,
+      slice_sizes={1,3}
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: c g i z zero"}));
+}
+
+// Under an expanding broadcast each gathered element would be computed
+// again (index vector read, operand read at an unpredictable address) for
+// every copy; the gather keeps its buffer and the broadcast reads it.
+TEST(FusionTest, GatherIsNotFusedIntoAnExpandingBroadcast) {
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  table = f32[5,3] parameter(0)
+  ids = s32[4] parameter(1)
+  g = f32[4,3] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
+  n = f32[4,3] negate(g)
+  b = f32[4,3,8] broadcast(n), dimensions={0,1}
+  q = f32[4,3,8] parameter(2)
+  ROOT a = f32[4,3,8] add(b, q)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: a b n"}));
+  const Instruction* g = m->entry()->FindInstruction("g");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->opcode(), Opcode::kGather);
+}
+
+TEST(FusionTest, GatherIsNotFusedDirectlyIntoAnExpandingBroadcast) {
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+ENTRY e {
+  table = f32[5,3] parameter(0)
+  ids = s32[4] parameter(1)
+  g = f32[4,3] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
+  ROOT b = f32[4,3,8] broadcast(g), dimensions={0,1}
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const Computation& e = *m->entry();
+  EXPECT_EQ(FusionRefusal(*e.FindInstruction("g"), *e.FindInstruction("b")),
+            "a gather would read its indices and operand again for every "
+            "element the consumer reads repeatedly");
+  FusionPass pass;
+  EXPECT_FALSE(RunVerified(pass, *m));
+}
+
+// A gather may read one operand element for many result elements: an
+// expensive operand stays outside, computed once into a buffer.
+TEST(FusionTest, ExpensiveProducerIsNotFusedIntoAGather) {
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  p = f32[5,3] parameter(0)
+  table = f32[5,3] exponential(p)
+  ids = s32[4] parameter(1)
+  g = f32[4,3] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0},
+      start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
+  pos = f32[4,3] parameter(2)
+  ROOT a = f32[4,3] add(g, pos)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: a g"}));
+  const Instruction* table = m->entry()->FindInstruction("table");
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->opcode(), Opcode::kExp);
+}
+
 TEST(FusionTest, SecondRunChangesNothing) {
   std::unique_ptr<Module> m = Fused(R"(
 HloModule m
