@@ -266,6 +266,7 @@ absl::StatusOr<Literal> Evaluator::Dispatch(const Instruction& inst,
     case Opcode::kReduceWindow:
     case Opcode::kSelectAndScatter:
     case Opcode::kSort:
+    case Opcode::kTopK:
     case Opcode::kCustomCall:
       return eval::EvalReduction(inst, operands, call_);
     case Opcode::kDot:

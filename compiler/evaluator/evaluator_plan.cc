@@ -252,6 +252,13 @@ int64_t DimProduct(const Shape& shape, const std::vector<int64_t>& dims) {
   return n;
 }
 
+// ceil(log2(n)), at least 1: the merge passes of a sort of n elements.
+int64_t CeilLog2(int64_t n) {
+  int64_t log2n = 1;
+  while (log2n < 63 && (int64_t{1} << log2n) < n) ++log2n;
+  return log2n;
+}
+
 int64_t WindowSize(const Instruction& inst) {
   int64_t n = 1;
   for (const WindowDim& w : inst.attrs().window) n = SaturatingMul(n, w.size);
@@ -290,9 +297,14 @@ int64_t EstimateWork(const Instruction& inst) {
     case Opcode::kSort: {
       const Shape& keys = inst.operand(0)->shape();
       int64_t n = keys.IsArray() ? DimProduct(keys, a.dimensions) : 1;
-      int64_t log2n = 1;
-      while (log2n < 63 && (int64_t{1} << log2n) < n) ++log2n;
-      return SaturatingMul(out, log2n);
+      return SaturatingMul(out, CeilLog2(n));
+    }
+    case Opcode::kTopK: {
+      // A whole sort of every row, however small k is.
+      const Shape& x = inst.operand(0)->shape();
+      if (!x.IsArray() || x.rank() == 0) return out;
+      return SaturatingMul(std::max<int64_t>(x.ElementCount(), 1),
+                           CeilLog2(x.dimensions().back()));
     }
     default:
       return out;

@@ -42,8 +42,9 @@ struct Step {
 // A deterministic estimate of the element operations evaluating `inst` takes,
 // from its shapes and attributes: the output elements, times the contraction
 // size for dot and convolution or the window size for windowed ops; the input
-// elements for reduce; n log n for sort. Called computations (reducers,
-// bodies) add their own steps' work when they run. Saturates at INT64_MAX.
+// elements for reduce; n log n for sort and topk. Called computations
+// (reducers, bodies) add their own steps' work when they run. Saturates at
+// INT64_MAX.
 int64_t EstimateWork(const Instruction& inst);
 
 // A value: either owned, or a pointer to a literal that outlives the slot

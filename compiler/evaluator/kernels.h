@@ -38,7 +38,7 @@ absl::StatusOr<Literal> EvalMovement(const Instruction& inst,
 absl::StatusOr<Literal> EvalGatherScatter(const Instruction& inst,
                                           Operands operands, const CallFn& call);
 
-// reduce, reduce-window, select-and-scatter, sort, custom-call TopK
+// reduce, reduce-window, select-and-scatter, sort, topk, custom-call TopK
 // (reduction.cc).
 absl::StatusOr<Literal> EvalReduction(const Instruction& inst,
                                       Operands operands, const CallFn& call);
