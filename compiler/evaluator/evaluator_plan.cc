@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "compiler/ir/custom_call_targets.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/strings.h"
 
@@ -84,17 +85,18 @@ absl::Status Refusal(const Instruction& inst) {
   return absl::OkStatus();
 }
 
-// Opcodes whose value is (a part of) their operand's value, never a copy.
-bool Aliases(Opcode op) {
-  return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier;
-}
-
 // Opcodes that may take over an operand's value instead of copying it.
 bool ConsumesOperands(Opcode op) {
   return op == Opcode::kTuple || op == Opcode::kWhile;
 }
 
 }  // namespace
+
+bool AliasesOperand(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier ||
+         IsIdentityCustomCall(inst);
+}
 
 absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
   const auto& insts = comp.instructions();
@@ -172,7 +174,7 @@ absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
   // reads that storage through any alias.
   std::vector<int> storage(n);
   for (int i = 0; i < n; ++i) {
-    storage[i] = Aliases(insts[i]->opcode()) && !operand_slots[i].empty()
+    storage[i] = AliasesOperand(*insts[i]) && !operand_slots[i].empty()
                      ? storage[operand_slots[i][0]]
                      : i;
   }

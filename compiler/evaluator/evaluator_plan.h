@@ -47,6 +47,13 @@ struct Step {
 // INT64_MAX.
 int64_t EstimateWork(const Instruction& inst);
 
+// Whether the value of `inst` is (a part of) its operand 0's value, never a
+// copy: get-tuple-element, opt-barrier, and the identity custom-calls of
+// compiler/ir/custom_call_targets.h. The driver points such a slot into the
+// operand's value, and the plan keeps that value alive until the alias's
+// last use.
+bool AliasesOperand(const Instruction& inst);
+
 // A value: either owned, or a pointer to a literal that outlives the slot
 // (argument, constant, part of another slot's value).
 struct Value {

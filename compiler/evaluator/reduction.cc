@@ -1,5 +1,5 @@
-// EvalReduction: dispatch of reduce, reduce-window, select-and-scatter, sort,
-// topk and the TopK custom-call, and the reduce kernel itself.
+// EvalReduction: dispatch of reduce, reduce-window, select-and-scatter, sort
+// and topk, and the reduce kernel itself.
 //
 // reduce applies its to_apply computation sequentially. For every result
 // element the accumulators start from the init values and the reduced
@@ -152,14 +152,6 @@ absl::StatusOr<Literal> EvalReduction(const Instruction& inst,
       return EvalSort(inst, operands, call);
     case Opcode::kTopK:
       return EvalTopK(inst, operands);
-    case Opcode::kCustomCall:
-      if (inst.attrs().custom_call_target == "TopK") {
-        return EvalTopKCustomCall(inst, operands, call);
-      }
-      return ErrorAt(
-          inst.location(),
-          absl::StrCat("custom-call target '", inst.attrs().custom_call_target,
-                       "' is not supported"));
     default:
       break;
   }

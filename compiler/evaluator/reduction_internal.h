@@ -1,7 +1,7 @@
 // The kernels behind EvalReduction (kernels.h), one per opcode, split over
 // reduction.cc (reduce), reduce_window.cc (reduce-window, select-and-scatter)
 // and sort.cc (sort, topk, the TopK custom-call). EvalReduction dispatches to
-// them.
+// them, EvalCustomCall (custom_call.cc) to the TopK custom-call.
 #ifndef AOTC_COMPILER_EVALUATOR_REDUCTION_INTERNAL_H_
 #define AOTC_COMPILER_EVALUATOR_REDUCTION_INTERNAL_H_
 
