@@ -35,16 +35,19 @@ cl::opt<std::string> inspect_model(cl::Positional, cl::Required,
 
 cl::list<std::string> eval_positional(
     cl::Positional, cl::OneOrMore,
-    cl::desc("<model> [input.npy ...] (inputs bind to parameters 0, 1, ...)"),
+    cl::desc("<model> [input.npy ...] (inputs bind to parameters 0, 1, ..., "
+             "tuple parameters leaf by leaf)"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
 cl::list<std::string> eval_inputs(
     "input", cl::value_desc("NAME=FILE"),
-    cl::desc("Input for the parameter with that instruction name or number "
-             "(.npy); may repeat"),
+    cl::desc("Input for the parameter with that instruction name or number, "
+             "or for a leaf of a tuple parameter (NAME.1.0) (.npy); may "
+             "repeat"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
 cl::opt<uint64_t> eval_random(
     "random-inputs", cl::value_desc("SEED"),
-    cl::desc("Seeded random values for every parameter without an input"),
+    cl::desc("Seeded random values for every parameter (or tuple leaf) "
+             "without an input"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
 cl::opt<std::string> eval_output_dir(
     "output-dir", cl::value_desc("DIR"),
@@ -177,16 +180,19 @@ aotc::PassFlags PassFlagsFromCommandLine() {
 // aotc run
 cl::list<std::string> run_positional(
     cl::Positional, cl::OneOrMore,
-    cl::desc("<model> [input.npy ...] (inputs bind to parameters 0, 1, ...)"),
+    cl::desc("<model> [input.npy ...] (inputs bind to parameters 0, 1, ..., "
+             "tuple parameters leaf by leaf)"),
     cl::sub(run_cmd), cl::cat(aotc_category));
 cl::list<std::string> run_inputs(
     "input", cl::value_desc("NAME=FILE"),
-    cl::desc("Input for the parameter with that instruction name or number "
-             "(.npy); may repeat"),
+    cl::desc("Input for the parameter with that instruction name or number, "
+             "or for a leaf of a tuple parameter (NAME.1.0) (.npy); may "
+             "repeat"),
     cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<uint64_t> run_random(
     "random-inputs", cl::value_desc("SEED"),
-    cl::desc("Seeded random values for every parameter without an input"),
+    cl::desc("Seeded random values for every parameter (or tuple leaf) "
+             "without an input"),
     cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<std::string> run_output_dir(
     "output-dir", cl::value_desc("DIR"),

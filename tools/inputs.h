@@ -1,9 +1,12 @@
 // Binding command-line inputs to a computation's parameters.
 //
+// Files bind to array leaves: an array parameter is one leaf, a tuple
+// parameter has one per array inside it, named by tuple indices (`p.1.0`).
 // `--input NAME=FILE` names a parameter by its instruction name (with or
-// without '%') or by its number; positional FILEs bind to parameters 0, 1,
-// ... in order; with a seed, every parameter left unbound gets seeded random
-// values. Every parameter must end up bound exactly once.
+// without '%') or by its number, followed by the leaf path for a tuple
+// parameter; positional FILEs take the leaves of parameters 0, 1, ... in
+// order (depth first by tuple index); with a seed, every leaf left unbound
+// gets seeded random values. Every leaf must end up bound exactly once.
 #ifndef AOTC_TOOLS_INPUTS_H_
 #define AOTC_TOOLS_INPUTS_H_
 
@@ -24,7 +27,9 @@ struct InputOptions {
   std::optional<uint64_t> random_seed;
 };
 
-// One literal per parameter of `entry`, in parameter order.
+// One literal per parameter of `entry`, in parameter order. Errors (unknown
+// name or leaf, a leaf bound twice or not at all, a file of the wrong shape)
+// name the leaf and, for file errors, the file.
 absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
                                                 const InputOptions& options);
 

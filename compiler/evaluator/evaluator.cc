@@ -1,16 +1,17 @@
 // The reference evaluator's driver: evaluates a computation's instructions in
 // definition order (a topological order), handles the opcodes that bind,
 // alias or call (parameter, constant, tuple, get-tuple-element, opt-barrier,
-// call, fusion, map, while, conditional) and dispatches the rest to the
-// kernels of kernels.h.
+// identity custom-calls, call, fusion, map, while, conditional) and
+// dispatches the rest to the kernels of kernels.h.
 //
 // Each computation is analysed once per evaluation into a Plan
 // (evaluator_plan.h), so calling a small computation such as a reducer once
 // per element only walks the cached plan and reuses its slot storage.
 //
 // Values live in slots indexed by instruction position. Parameters,
-// constants, get-tuple-element and opt-barrier do not copy: their slot points
-// at the argument, the constant's literal or a part of the operand's value
+// constants, get-tuple-element, opt-barrier and identity custom-calls do not
+// copy: their slot points at the argument, the constant's literal or (a part
+// of) the operand's value
 // (which is then kept alive until the aliasing value's last use). A value is
 // freed after its last use; tuple and while move an operand they use last
 // instead of copying it.
@@ -34,6 +35,7 @@
 namespace aotc {
 namespace {
 
+using eval::AliasesOperand;
 using eval::BuildPlan;
 using eval::Clear;
 using eval::Plan;
@@ -227,6 +229,14 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
       out.ptr = &out.owned;
       break;
     }
+    case Opcode::kCustomCall:
+      // Sharding and placement annotations are their operand's value
+      // (BuildPlan treats them as aliases too); other targets compute.
+      if (AliasesOperand(inst)) {
+        out.ptr = operands[0];
+        break;
+      }
+      [[fallthrough]];
     default: {
       ASSIGN_OR_RETURN(out.owned, Dispatch(inst, operands));
       out.ptr = &out.owned;
@@ -266,8 +276,10 @@ absl::StatusOr<Literal> Evaluator::Dispatch(const Instruction& inst,
     case Opcode::kReduceWindow:
     case Opcode::kSelectAndScatter:
     case Opcode::kSort:
-    case Opcode::kCustomCall:
+    case Opcode::kTopK:
       return eval::EvalReduction(inst, operands, call_);
+    case Opcode::kCustomCall:
+      return eval::EvalCustomCall(inst, operands, call_);
     case Opcode::kDot:
     case Opcode::kConvolution:
       return eval::EvalLinalg(inst, operands);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "compiler/ir/custom_call_targets.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/strings.h"
 
@@ -84,17 +85,18 @@ absl::Status Refusal(const Instruction& inst) {
   return absl::OkStatus();
 }
 
-// Opcodes whose value is (a part of) their operand's value, never a copy.
-bool Aliases(Opcode op) {
-  return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier;
-}
-
 // Opcodes that may take over an operand's value instead of copying it.
 bool ConsumesOperands(Opcode op) {
   return op == Opcode::kTuple || op == Opcode::kWhile;
 }
 
 }  // namespace
+
+bool AliasesOperand(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier ||
+         IsIdentityCustomCall(inst);
+}
 
 absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
   const auto& insts = comp.instructions();
@@ -172,7 +174,7 @@ absl::StatusOr<std::unique_ptr<Plan>> BuildPlan(const Computation& comp) {
   // reads that storage through any alias.
   std::vector<int> storage(n);
   for (int i = 0; i < n; ++i) {
-    storage[i] = Aliases(insts[i]->opcode()) && !operand_slots[i].empty()
+    storage[i] = AliasesOperand(*insts[i]) && !operand_slots[i].empty()
                      ? storage[operand_slots[i][0]]
                      : i;
   }
@@ -252,6 +254,13 @@ int64_t DimProduct(const Shape& shape, const std::vector<int64_t>& dims) {
   return n;
 }
 
+// ceil(log2(n)), at least 1: the merge passes of a sort of n elements.
+int64_t CeilLog2(int64_t n) {
+  int64_t log2n = 1;
+  while (log2n < 63 && (int64_t{1} << log2n) < n) ++log2n;
+  return log2n;
+}
+
 int64_t WindowSize(const Instruction& inst) {
   int64_t n = 1;
   for (const WindowDim& w : inst.attrs().window) n = SaturatingMul(n, w.size);
@@ -290,9 +299,14 @@ int64_t EstimateWork(const Instruction& inst) {
     case Opcode::kSort: {
       const Shape& keys = inst.operand(0)->shape();
       int64_t n = keys.IsArray() ? DimProduct(keys, a.dimensions) : 1;
-      int64_t log2n = 1;
-      while (log2n < 63 && (int64_t{1} << log2n) < n) ++log2n;
-      return SaturatingMul(out, log2n);
+      return SaturatingMul(out, CeilLog2(n));
+    }
+    case Opcode::kTopK: {
+      // A whole sort of every row, however small k is.
+      const Shape& x = inst.operand(0)->shape();
+      if (!x.IsArray() || x.rank() == 0) return out;
+      return SaturatingMul(std::max<int64_t>(x.ElementCount(), 1),
+                           CeilLog2(x.dimensions().back()));
     }
     default:
       return out;

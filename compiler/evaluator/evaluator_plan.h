@@ -42,9 +42,17 @@ struct Step {
 // A deterministic estimate of the element operations evaluating `inst` takes,
 // from its shapes and attributes: the output elements, times the contraction
 // size for dot and convolution or the window size for windowed ops; the input
-// elements for reduce; n log n for sort. Called computations (reducers,
-// bodies) add their own steps' work when they run. Saturates at INT64_MAX.
+// elements for reduce; n log n for sort and topk. Called computations
+// (reducers, bodies) add their own steps' work when they run. Saturates at
+// INT64_MAX.
 int64_t EstimateWork(const Instruction& inst);
+
+// Whether the value of `inst` is (a part of) its operand 0's value, never a
+// copy: get-tuple-element, opt-barrier, and the identity custom-calls of
+// compiler/ir/custom_call_targets.h. The driver points such a slot into the
+// operand's value, and the plan keeps that value alive until the alias's
+// last use.
+bool AliasesOperand(const Instruction& inst);
 
 // A value: either owned, or a pointer to a literal that outlives the slot
 // (argument, constant, part of another slot's value).

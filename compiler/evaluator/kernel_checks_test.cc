@@ -153,7 +153,7 @@ TEST(KernelChecksTest, SortDimensionOutOfRange) {
 TEST(KernelChecksTest, UnsupportedCustomCallTarget) {
   Harness h(Opcode::kCustomCall, F32({4}), {F32({4})});
   h.inst->mutable_attrs().custom_call_target = "MyKernel";
-  EXPECT_EQ(Message(EvalReduction(*h.inst, h.operands, NoCall)),
+  EXPECT_EQ(Message(EvalCustomCall(*h.inst, h.operands, NoCall)),
             "k.hlo:3:5: error: custom-call target 'MyKernel' is not supported");
 }
 

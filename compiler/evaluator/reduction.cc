@@ -1,5 +1,5 @@
 // EvalReduction: dispatch of reduce, reduce-window, select-and-scatter, sort
-// and the TopK custom-call, and the reduce kernel itself.
+// and topk, and the reduce kernel itself.
 //
 // reduce applies its to_apply computation sequentially. For every result
 // element the accumulators start from the init values and the reduced
@@ -150,14 +150,8 @@ absl::StatusOr<Literal> EvalReduction(const Instruction& inst,
       return EvalSelectAndScatter(inst, operands, call);
     case Opcode::kSort:
       return EvalSort(inst, operands, call);
-    case Opcode::kCustomCall:
-      if (inst.attrs().custom_call_target == "TopK") {
-        return EvalTopK(inst, operands, call);
-      }
-      return ErrorAt(
-          inst.location(),
-          absl::StrCat("custom-call target '", inst.attrs().custom_call_target,
-                       "' is not supported"));
+    case Opcode::kTopK:
+      return EvalTopK(inst, operands);
     default:
       break;
   }

@@ -1,6 +1,7 @@
 // The kernels behind EvalReduction (kernels.h), one per opcode, split over
 // reduction.cc (reduce), reduce_window.cc (reduce-window, select-and-scatter)
-// and sort.cc (sort, the TopK custom-call). EvalReduction dispatches to them.
+// and sort.cc (sort, topk, the TopK custom-call). EvalReduction dispatches to
+// them, EvalCustomCall (custom_call.cc) to the TopK custom-call.
 #ifndef AOTC_COMPILER_EVALUATOR_REDUCTION_INTERNAL_H_
 #define AOTC_COMPILER_EVALUATOR_REDUCTION_INTERNAL_H_
 
@@ -50,8 +51,12 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const Instruction& inst,
                                              const CallFn& call);
 absl::StatusOr<Literal> EvalSort(const Instruction& inst, Operands operands,
                                  const CallFn& call);
-absl::StatusOr<Literal> EvalTopK(const Instruction& inst, Operands operands,
-                                 const CallFn& call);
+// The topk opcode.
+absl::StatusOr<Literal> EvalTopK(const Instruction& inst, Operands operands);
+// custom_call_target="TopK".
+absl::StatusOr<Literal> EvalTopKCustomCall(const Instruction& inst,
+                                           Operands operands,
+                                           const CallFn& call);
 
 }  // namespace aotc::eval
 

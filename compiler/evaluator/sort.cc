@@ -1,4 +1,4 @@
-// sort and the TopK custom-call.
+// sort, the topk opcode and the TopK custom-call.
 //
 // sort: every operand is permuted the same way along `dimensions[0]`. The
 // comparator takes 2N scalars (lhs_0, rhs_0, lhs_1, rhs_1, ...) and returns
@@ -12,6 +12,12 @@
 // function of its parameters, and spares most calls when sorting 8- or 16-bit
 // keys.
 //
+// topk(x), k=K, largest=L: along the last dimension of x (any rank >= 1,
+// the others are batch dimensions), the K largest elements in descending
+// order (L true, the default) or the K smallest in ascending order, under the
+// total order below, ties broken by the lower index: the first K of a stable
+// sort, as XLA's TopkDecomposer builds it. Result (values, s32 indices).
+//
 // TopK (custom_call_target="TopK"): operand [batch, n] or [n]; result
 // (values [batch, k], s32 indices [batch, k]) with k taken from the result
 // shape. Without a called computation the k largest elements come first in
@@ -24,6 +30,8 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -211,99 +219,169 @@ absl::StatusOr<Literal> EvalSort(const Instruction& inst, Operands operands,
   return PackResults(std::move(results));
 }
 
-absl::StatusOr<Literal> EvalTopK(const Instruction& inst, Operands operands,
-                                 const CallFn& call) {
+namespace {
+
+// The parts of a top-k shared by the topk opcode and the TopK custom-call:
+// the operand, and a (values, s32 indices) result that keeps k elements of
+// every row (the last dimension). Rows are contiguous in a literal's
+// row-major storage, so row r starts at element r * n.
+struct TopKRows {
+  const Literal* input = nullptr;
+  int64_t rows = 0;
+  int64_t n = 0;  // the last dimension of the operand
+  int64_t k = 0;  // the last dimension of the result
+};
+
+// Checks what verification does not guarantee (element type, the result
+// against the operand); `what` names the operation in errors.
+absl::StatusOr<TopKRows> CheckTopK(const Instruction& inst,
+                                   std::string_view what, Operands operands) {
   RETURN_IF_ERROR(CheckArrayOperands(inst, operands));
   if (operands.size() != 1) {
-    return ErrorAt(inst.location(), absl::StrCat("TopK expects 1 operand, got ",
-                                                 operands.size()));
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat(Sv(what), " expects 1 operand, got ", operands.size()));
   }
-  const Literal& input = *operands[0];
-  const Shape& in_shape = input.shape();
+  const Shape& in_shape = operands[0]->shape();
   const PrimitiveType type = in_shape.element_type();
-  if (in_shape.rank() != 1 && in_shape.rank() != 2) {
-    return ErrorAt(inst.location(), absl::StrCat("TopK operand has shape ",
-                                                 in_shape.ToString(false),
-                                                 ", expected rank 1 or 2"));
+  if (in_shape.rank() == 0) {
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat(Sv(what), " operand has shape ", in_shape.ToString(false),
+                     ", expected rank 1 or more"));
   }
   if (IsComplex(type)) {
+    // Complex numbers have no order to select by.
     return ErrorAt(inst.location(),
-                   absl::StrCat("TopK does not support element type ",
+                   absl::StrCat(Sv(what), " does not support element type ",
                                 Sv(PrimitiveTypeName(type))));
   }
   const Shape& shape = inst.shape();
-  const int last = in_shape.rank() - 1;
   if (!shape.IsTuple() || shape.tuple_size() != 2 ||
       !shape.tuple_shapes(0).IsArray() ||
       shape.tuple_shapes(0).rank() != in_shape.rank()) {
     return ErrorAt(
         inst.location(),
-        absl::StrCat("TopK result has shape ", shape.ToString(false),
+        absl::StrCat(Sv(what), " result has shape ", shape.ToString(false),
                      ", expected a tuple of values and s32 indices"));
   }
-  std::vector<int64_t> out_dims = shape.tuple_shapes(0).dimensions();
-  const int64_t k = out_dims[last];
-  const int64_t n = in_shape.dimensions(last);
-  const int64_t batch = last == 1 ? in_shape.dimensions(0) : 1;
-  if (k > n || (last == 1 && out_dims[0] != batch)) {
+  TopKRows t;
+  t.input = operands[0];
+  t.n = in_shape.dimensions().back();
+  t.k = shape.tuple_shapes(0).dimensions().back();
+  std::vector<int64_t> out_dims = in_shape.dimensions();
+  out_dims.back() = t.k;
+  if (t.k > t.n) {
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat(Sv(what), " result has shape ", shape.ToString(false),
+                     ", which does not fit operand ",
+                     in_shape.ToString(false)));
+  }
+  RETURN_IF_ERROR(CheckResultArray(inst, absl::StrCat(Sv(what), " values"),
+                                   shape.tuple_shapes(0), type, out_dims));
+  RETURN_IF_ERROR(CheckResultArray(inst, absl::StrCat(Sv(what), " indices"),
+                                   shape.tuple_shapes(1), PrimitiveType::kS32,
+                                   out_dims));
+  if (t.n - 1 > INT32_MAX) {
     return ErrorAt(inst.location(),
-                   absl::StrCat("TopK result has shape ", shape.ToString(false),
-                                ", which does not fit operand ",
-                                in_shape.ToString(false)));
+                   absl::StrCat(Sv(what), " indices do not fit in s32"));
   }
-  RETURN_IF_ERROR(CheckResultArray(inst, "TopK values", shape.tuple_shapes(0),
-                                   type, out_dims));
-  RETURN_IF_ERROR(CheckResultArray(inst, "TopK indices", shape.tuple_shapes(1),
-                                   PrimitiveType::kS32, out_dims));
-  if (n - 1 > INT32_MAX) {
-    return ErrorAt(inst.location(), "TopK indices do not fit in s32");
+  t.rows = 1;
+  for (int d = 0; d + 1 < in_shape.rank(); ++d) {
+    t.rows *= in_shape.dimensions(d);
   }
+  return t;
+}
 
-  const Computation* comparator = nullptr;
-  std::vector<PrimitiveType> comparator_types = {type, type};
-  if (!inst.called_computations().empty()) {
-    if (inst.called_computations()[0] != nullptr &&
-        inst.called_computations()[0]->num_parameters() == 4) {
-      comparator_types.push_back(PrimitiveType::kS32);
-      comparator_types.push_back(PrimitiveType::kS32);
-    }
-    ASSIGN_OR_RETURN(
-        comparator, ScalarComputation(inst, 0, "comparator", comparator_types));
-  }
-  ScalarArgs args(comparator_types);
-  const PrimitiveType pred_type[] = {PrimitiveType::kPred};
-
-  Literal values(shape.tuple_shapes(0));
-  Literal indices(shape.tuple_shapes(1));
-  std::vector<int64_t> perm(n);
-  for (int64_t b = 0; b < batch; ++b) {
-    const int64_t base = b * n;
+// Per row, the first k elements of a stable sort by `less` (a callable
+// (int64_t row_base, int64_t a, int64_t b) -> absl::StatusOr<bool>, true
+// when element a of the row must precede element b): the values and their
+// s32 positions in the row. Stability is what breaks ties by the lower index.
+template <typename Less>
+absl::StatusOr<Literal> SelectTopK(const Instruction& inst, const TopKRows& t,
+                                   Less&& less) {
+  Literal values(inst.shape().tuple_shapes(0));
+  Literal indices(inst.shape().tuple_shapes(1));
+  std::vector<int64_t> perm(t.n);
+  for (int64_t r = 0; r < t.rows; ++r) {
+    const int64_t base = r * t.n;
     std::iota(perm.begin(), perm.end(), 0);
-    auto less = [&](int64_t x, int64_t y) -> absl::StatusOr<bool> {
-      if (comparator == nullptr) {
-        return TotalOrderKey(input, base + x) > TotalOrderKey(input, base + y);
-      }
-      args.Load(0, input, base + x);
-      args.Load(1, input, base + y);
-      if (comparator_types.size() == 4) {
-        args.arg(2).Set<int32_t>(0, static_cast<int32_t>(x));
-        args.arg(3).Set<int32_t>(0, static_cast<int32_t>(y));
-      }
-      ASSIGN_OR_RETURN(Literal r,
-                       CallScalar(inst, call, *comparator, "comparator",
-                                  args.operands(), pred_type));
-      return PredValue(r);
-    };
-    RETURN_IF_ERROR(MergeSort(perm, less));
-    for (int64_t j = 0; j < k; ++j) {
-      CopyElement(input, base + perm[j], values, b * k + j);
-      indices.Set<int32_t>(b * k + j, static_cast<int32_t>(perm[j]));
+    RETURN_IF_ERROR(MergeSort(
+        perm, [&](int64_t a, int64_t b) { return less(base, a, b); }));
+    for (int64_t j = 0; j < t.k; ++j) {
+      CopyElement(*t.input, base + perm[j], values, r * t.k + j);
+      indices.Set<int32_t>(r * t.k + j, static_cast<int32_t>(perm[j]));
     }
   }
   std::vector<Literal> parts;
   parts.push_back(std::move(values));
   parts.push_back(std::move(indices));
   return Literal::MakeTuple(std::move(parts));
+}
+
+// The order of both top-k forms without a comparator: descending under the
+// total order for the k largest, ascending for the k smallest.
+auto TotalOrderLess(const Literal& input, bool largest) {
+  return [&input, largest](int64_t base, int64_t a,
+                           int64_t b) -> absl::StatusOr<bool> {
+    const __int128 x = TotalOrderKey(input, base + a);
+    const __int128 y = TotalOrderKey(input, base + b);
+    return largest ? x > y : x < y;
+  };
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalTopK(const Instruction& inst, Operands operands) {
+  ASSIGN_OR_RETURN(TopKRows t, CheckTopK(inst, "topk", operands));
+  const std::optional<int64_t>& k = inst.attrs().k;
+  if (!k.has_value() || *k != t.k) {
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat("topk result has shape ", inst.shape().ToString(false),
+                     ", but k=", k.has_value() ? absl::StrCat(*k) : "(none)"));
+  }
+  return SelectTopK(inst, t, TotalOrderLess(*t.input, inst.attrs().largest));
+}
+
+absl::StatusOr<Literal> EvalTopKCustomCall(const Instruction& inst,
+                                           Operands operands,
+                                           const CallFn& call) {
+  ASSIGN_OR_RETURN(TopKRows t, CheckTopK(inst, "TopK", operands));
+  if (t.input->shape().rank() > 2) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("TopK operand has shape ",
+                                t.input->shape().ToString(false),
+                                ", expected rank 1 or 2"));
+  }
+  if (inst.called_computations().empty()) {
+    return SelectTopK(inst, t, TotalOrderLess(*t.input, /*largest=*/true));
+  }
+  const PrimitiveType type = t.input->shape().element_type();
+  std::vector<PrimitiveType> comparator_types = {type, type};
+  if (inst.called_computations()[0] != nullptr &&
+      inst.called_computations()[0]->num_parameters() == 4) {
+    comparator_types.push_back(PrimitiveType::kS32);
+    comparator_types.push_back(PrimitiveType::kS32);
+  }
+  ASSIGN_OR_RETURN(const Computation* comparator,
+                   ScalarComputation(inst, 0, "comparator", comparator_types));
+  ScalarArgs args(comparator_types);
+  const PrimitiveType pred_type[] = {PrimitiveType::kPred};
+  return SelectTopK(
+      inst, t, [&](int64_t base, int64_t a, int64_t b) -> absl::StatusOr<bool> {
+        args.Load(0, *t.input, base + a);
+        args.Load(1, *t.input, base + b);
+        if (comparator_types.size() == 4) {
+          args.arg(2).Set<int32_t>(0, static_cast<int32_t>(a));
+          args.arg(3).Set<int32_t>(0, static_cast<int32_t>(b));
+        }
+        ASSIGN_OR_RETURN(Literal r,
+                         CallScalar(inst, call, *comparator, "comparator",
+                                    args.operands(), pred_type));
+        return PredValue(r);
+      });
 }
 
 }  // namespace aotc::eval

@@ -1,5 +1,6 @@
-// Tests of the evaluator's sort kernel and the TopK custom-call. Expected
-// values are worked out by hand in the comments.
+// Tests of the evaluator's sort kernel, the topk opcode and the TopK
+// custom-call. Expected values are worked out by hand in the comments.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -241,6 +242,138 @@ ENTRY TopK {
       EXPECT_EQ(indices[i * 3 + j], expected_index) << i << "," << j;
     }
   }
+}
+
+// The topk opcode: along the last dimension, batch dimensions before it.
+std::string TopKModule(std::string_view in_shape, std::string_view out_dims,
+                       std::string_view attrs) {
+  return "HloModule m\nENTRY e {\n  x = " + std::string(in_shape) +
+         " parameter(0)\n  ROOT t = (f32" + std::string(out_dims) + ", s32" +
+         std::string(out_dims) + ") topk(x), " + std::string(attrs) + "\n}\n";
+}
+
+uint32_t Bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+std::vector<uint32_t> BitsOf(const std::vector<float>& values) {
+  std::vector<uint32_t> bits;
+  for (float v : values) bits.push_back(Bits(v));
+  return bits;
+}
+
+// Four rows of f32[2,2,4]: ties, signed zeros, NaNs of both signs, infinities.
+Literal TopKInput() {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float neg_nan = std::copysign(nan, -1.0f);
+  return F32({2, 2, 4}, {3, 1, 3, 2,            //
+                         0, -0.0f, -1, -0.0f,   //
+                         nan, inf, neg_nan, 5,  //
+                         -inf, neg_nan, -inf, -3});
+}
+
+TEST(TopKOpcodeTest, LargestByTotalOrderTiesToLowerIndex) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // largest=true is the default. Total order:
+  //   -NaN < -inf < -3 < -1 < -0 < +0 < 1 < ... < inf < +NaN.
+  // [3, 1, 3, 2]          -> 3 (0), 3 (2): the tie keeps index order
+  // [0, -0, -1, -0]       -> +0 (0), -0 (1): -0 < +0; the -0 tie takes 1
+  // [nan, inf, -nan, 5]   -> nan (0), inf (1): +NaN is the largest
+  // [-inf, -nan, -inf, -3] -> -3 (3), -inf (0): -NaN is the smallest
+  Literal r =
+      MustRun(TopKModule("f32[2,2,4]", "[2,2,2]", "k=2"), {TopKInput()});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[1]),
+              ElementsAre(0, 2, 0, 1, 0, 1, 3, 0));
+  EXPECT_THAT(BitsOf(Values<float>(r.tuple_elements()[0])),
+              ElementsAre(Bits(3), Bits(3), Bits(0.0f), Bits(-0.0f), Bits(nan),
+                          Bits(inf), Bits(-3), Bits(-inf)));
+}
+
+TEST(TopKOpcodeTest, SmallestAscending) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // largest=false: the k smallest, ascending, ties to the lower index.
+  // [3, 1, 3, 2]           -> 1 (1), 2 (3)
+  // [0, -0, -1, -0]        -> -1 (2), -0 (1)
+  // [nan, inf, -nan, 5]    -> -nan (2), 5 (3)
+  // [-inf, -nan, -inf, -3] -> -nan (1), -inf (0)
+  Literal r = MustRun(TopKModule("f32[2,2,4]", "[2,2,2]", "k=2, largest=false"),
+                      {TopKInput()});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[1]),
+              ElementsAre(1, 3, 2, 1, 2, 3, 1, 0));
+  EXPECT_THAT(BitsOf(Values<float>(r.tuple_elements()[0])),
+              ElementsAre(Bits(1), Bits(2), Bits(-1), Bits(-0.0f),
+                          Bits(std::copysign(nan, -1.0f)), Bits(5),
+                          Bits(std::copysign(nan, -1.0f)), Bits(-inf)));
+}
+
+TEST(TopKOpcodeTest, KEqualsNIsAFullStableSort) {
+  // s32 [5, -2, 5, 0], k = n = 4.
+  // largest:  5 (0), 5 (2), 0 (3), -2 (1)
+  // smallest: -2 (1), 0 (3), 5 (0), 5 (2)
+  const std::string largest = R"(HloModule m
+ENTRY e {
+  x = s32[4] parameter(0)
+  ROOT t = (s32[4], s32[4]) topk(x), k=4, largest=true
+}
+)";
+  Literal r = MustRun(largest, {S32({4}, {5, -2, 5, 0})});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[0]), ElementsAre(5, 5, 0, -2));
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[1]), ElementsAre(0, 2, 3, 1));
+  const std::string smallest = R"(HloModule m
+ENTRY e {
+  x = s32[4] parameter(0)
+  ROOT t = (s32[4], s32[4]) topk(x), k=4, largest=false
+}
+)";
+  r = MustRun(smallest, {S32({4}, {5, -2, 5, 0})});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[0]), ElementsAre(-2, 0, 5, 5));
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[1]), ElementsAre(1, 3, 0, 2));
+}
+
+TEST(TopKOpcodeTest, UnsignedKeysUseTheirFullRange) {
+  // u32 0xFFFFFFFF is the largest, not -1: [1, 0xFFFFFFFF, 0] -> (1).
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  x = u32[3] parameter(0)
+  ROOT t = (u32[1], s32[1]) topk(x), k=1
+}
+)";
+  Literal x = testing_util::Make<uint32_t>(PrimitiveType::kU32, {3},
+                                           {1, 0xFFFFFFFFu, 0});
+  Literal r = MustRun(hlo, {std::move(x)});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_THAT(Values<uint32_t>(r.tuple_elements()[0]),
+              ElementsAre(0xFFFFFFFFu));
+  EXPECT_THAT(Values<int32_t>(r.tuple_elements()[1]), ElementsAre(1));
+}
+
+TEST(TopKOpcodeTest, KZeroGivesEmptyRows) {
+  Literal r =
+      MustRun(TopKModule("f32[2,2,4]", "[2,2,0]", "k=0"), {TopKInput()});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_EQ(r.tuple_elements()[0].shape().ToString(false), "f32[2,2,0]");
+  EXPECT_TRUE(Values<int32_t>(r.tuple_elements()[1]).empty());
+}
+
+TEST(TopKOpcodeTest, ComplexIsRefusedWithItsLocation) {
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  x = c64[3] parameter(0)
+  ROOT t = (c64[2], s32[2]) topk(x), k=2
+}
+)";
+  absl::StatusOr<Literal> r =
+      testing_util::Run(hlo, {Literal(Shape::Array(PrimitiveType::kC64, {3}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "test.hlo:4:8: error: topk does not support element type c64\n"
+            "  ROOT t = (c64[2], s32[2]) topk(x), k=2\n"
+            "       ^");
 }
 
 TEST(TopKTest, UnknownCustomCallTargetIsRefused) {

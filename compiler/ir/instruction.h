@@ -44,6 +44,7 @@ class Computation;
 //   custom_call_target, operand_layout_constraints: custom-call
 //   indices_are_sorted: gather, scatter; unique_indices: scatter
 //   is_stable: sort                   operand_precision, algorithm: dot, conv
+//   k, largest: topk
 struct InstructionAttributes {
   int64_t parameter_number = -1;
   int64_t tuple_index = -1;
@@ -72,6 +73,8 @@ struct InstructionAttributes {
   bool is_stable = false;
   std::vector<std::string> operand_precision;  // "default", "high", ...
   std::string algorithm;                       // e.g. "dot_bf16_bf16_f32"
+  std::optional<int64_t> k;  // topk; empty when the text gave no `k=`
+  bool largest = true;       // topk; XLA's default when `largest=` is absent
 };
 
 class Instruction {

@@ -509,6 +509,11 @@ void AppendModeledAttributes(AttributePrinter& p, const Instruction& inst) {
       p.Add("exponent_bits", a.exponent_bits);
       p.Add("mantissa_bits", a.mantissa_bits);
       return;
+    case O::kTopK:
+      // XLA prints both, largest included when it is the default.
+      if (a.k.has_value()) p.Add("k", *a.k);
+      p.Add("largest", a.largest ? "true" : "false");
+      return;
     case O::kCustomCall:
       p.Add("custom_call_target", Quoted(a.custom_call_target));
       if (a.operand_layout_constraints.has_value()) {

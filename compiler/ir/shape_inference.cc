@@ -8,7 +8,6 @@
 #include "compiler/ir/shape_inference.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "compiler/ir/shape_inference_internal.h"
 #include "compiler/support/status_macros.h"
@@ -274,16 +273,13 @@ absl::StatusOr<Shape> InferGetDimensionSizeShape(const Instruction& inst) {
   return Shape::Scalar(PrimitiveType::kS32);
 }
 
-// topk(x), k=K: (values, indices) over the last dimension of x.
+// topk(x), k=K: (values, s32 indices) over the last dimension of x. XLA's
+// parser requires k; the verifier does too, so that no later stage has to
+// guess it from the declared shape.
 absl::StatusOr<Shape> InferTopKShape(const Instruction& inst) {
-  const std::string* k_text = inst.FindRawAttribute("k");
-  if (k_text == nullptr) return inst.shape();
-  int64_t k = -1;
-  auto [end, ec] =
-      std::from_chars(k_text->data(), k_text->data() + k_text->size(), k);
-  if (ec != std::errc() || end != k_text->data() + k_text->size() || k < 0) {
-    return ShapeError("topk k=", *k_text, " is not a non-negative integer");
-  }
+  if (!inst.attrs().k.has_value()) return ShapeError("topk needs k=");
+  const int64_t k = *inst.attrs().k;
+  if (k < 0) return ShapeError("topk k=", k, " is negative");
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   if (operand->rank() == 0) {
     return ShapeError("operand 0 has shape ", ShapeText(*operand),

@@ -464,5 +464,48 @@ ENTRY e {
   EXPECT_EQ(Infer(hlo), "(f32[10,3], s32[10,3])");
 }
 
+TEST(ShapeInferenceTopK, LastDimensionWithBatchDimensions) {
+  // k replaces the last dimension; the others are batch dimensions.
+  EXPECT_EQ(Infer(Entry(R"(
+  x = bf16[2,3,5] parameter(0)
+  ROOT r = (bf16[2,3,4], s32[2,3,4]) topk(x), k=4, largest=false)")),
+            "(bf16[2,3,4], s32[2,3,4])");
+  // k = n and k = 0 are both valid.
+  EXPECT_EQ(Infer(Entry(R"(
+  x = s32[5] parameter(0)
+  ROOT r = (s32[5], s32[5]) topk(x), k=5)")),
+            "(s32[5], s32[5])");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = s32[5] parameter(0)
+  ROOT r = (s32[0], s32[0]) topk(x), k=0)")),
+            "(s32[0], s32[0])");
+}
+
+TEST(ShapeInferenceTopK, Errors) {
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[5] parameter(0)
+  ROOT r = (f32[2], s32[2]) topk(x))")),
+            "error: topk needs k=");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[5] parameter(0)
+  ROOT r = (f32[2], s32[2]) topk(x), k=-1)")),
+            "error: topk k=-1 is negative");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[5] parameter(0)
+  ROOT r = (f32[6], s32[6]) topk(x), k=6)")),
+            "error: topk k=6 exceeds the last dimension size 5");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[] parameter(0)
+  ROOT r = (f32[], s32[]) topk(x), k=0)")),
+            "error: operand 0 has shape f32[], expected rank 1 or more");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[5] parameter(0)
+  ROOT r = (f32[2], s32[2]) topk(x), k=2, largest=maybe)")),
+            "parse error: test.hlo:6:51: error: expected true or false, "
+            "found 'maybe'\n"
+            "  ROOT r = (f32[2], s32[2]) topk(x), k=2, largest=maybe\n"
+            "                                                  ^");
+}
+
 }  // namespace
 }  // namespace aotc

@@ -123,6 +123,25 @@ ENTRY e {
             "       ^");
 }
 
+TEST(VerifierTest, TopKNeedsKAndAResultOfKPerRow) {
+  // A missing k, and a declared result that keeps 3 of each row when k=2
+  // keeps 2: f32[4,5] -> (f32[4,2], s32[4,2]).
+  EXPECT_EQ(Verify(R"(HloModule m
+
+ENTRY e {
+  a = f32[4,5] parameter(0)
+  t = (f32[4,2], s32[4,2]) topk(a)
+  ROOT r = (f32[4,3], s32[4,3]) topk(a), k=2, largest=false
+})"),
+            "t.hlo:5:3: error: topk needs k=\n"
+            "  t = (f32[4,2], s32[4,2]) topk(a)\n"
+            "  ^\n"
+            "t.hlo:6:8: error: declared shape (f32[4,3], s32[4,3]) does not "
+            "match inferred shape (f32[4,2], s32[4,2])\n"
+            "  ROOT r = (f32[4,3], s32[4,3]) topk(a), k=2, largest=false\n"
+            "       ^");
+}
+
 TEST(VerifierTest, WrongOperandCount) {
   EXPECT_EQ(Verify(R"(HloModule m
 

@@ -45,7 +45,7 @@ bool SameAttributes(const InstructionAttributes& a,
          a.indices_are_sorted == b.indices_are_sorted &&
          a.unique_indices == b.unique_indices && a.is_stable == b.is_stable &&
          a.operand_precision == b.operand_precision &&
-         a.algorithm == b.algorithm;
+         a.algorithm == b.algorithm && a.k == b.k && a.largest == b.largest;
 }
 
 bool Identical(const Instruction& a, const Instruction& b) {

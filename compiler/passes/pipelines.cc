@@ -9,6 +9,7 @@
 #include "compiler/passes/call_inliner.h"
 #include "compiler/passes/constant_folding.h"
 #include "compiler/passes/cse.h"
+#include "compiler/passes/custom_call_simplifier.h"
 #include "compiler/passes/dce.h"
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/multi_output_fusion.h"
@@ -28,9 +29,12 @@ class CleanupPass : public DeadCodeElimination {
 
 PassPipeline BuildPipeline(bool strict_fp) {
   PassPipeline pipeline("optimize");
-  // Simplification first: inlining exposes calls' bodies to everything
-  // after it, algebraic rewrites and folding make the graph smaller, CSE
-  // merges what they made identical, and DCE drops the rest.
+  // Annotation custom-calls go first: as side effects they would keep
+  // what they touch from being merged or removed, and code generation
+  // refuses them. Then inlining exposes calls' bodies to everything after
+  // it, algebraic rewrites and folding make the graph smaller, CSE merges
+  // what they made identical, and DCE drops the rest.
+  pipeline.AddPass<CustomCallSimplifier>();
   pipeline.AddPass<CallInliner>();
   pipeline.AddPass<AlgebraicSimplifier>();
   pipeline.AddPass<ConstantFolding>();

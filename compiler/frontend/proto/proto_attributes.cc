@@ -327,6 +327,12 @@ absl::Status AttributesFromProto(const xla::HloInstructionProto& p,
       attrs->fusion_kind = *kind;
       break;
     }
+    case Opcode::kTopK:
+      // proto3 has no presence: an unset `largest` reads as false, as in
+      // XLA's HloInstruction::CreateFromProto.
+      attrs->k = p.k();
+      attrs->largest = p.largest();
+      break;
     case Opcode::kReducePrecision:
       attrs->exponent_bits = p.exponent_bits();
       attrs->mantissa_bits = p.mantissa_bits();
@@ -449,10 +455,6 @@ absl::StatusOr<RawAttributes> RawAttributesFromProto(
     const xla::HloInstructionProto& p, Opcode opcode,
     const std::vector<std::string>& control_predecessors) {
   RawAttributes raw;
-  if (opcode == Opcode::kTopK) {
-    raw.emplace_back("k", absl::StrCat(p.k()));
-    raw.emplace_back("largest", p.largest() ? "true" : "false");
-  }
   if (p.output_operand_aliasing_size() > 0) {
     raw.emplace_back("output_to_operand_aliasing",
                      OutputOperandAliasingText(p.output_operand_aliasing()));

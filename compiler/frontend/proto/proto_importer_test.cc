@@ -489,15 +489,24 @@ TEST(ProtoImporterTest, CompareTypeKeptUnlessDefaultAndTopKAttributes) {
             TupleShape({F32({2}), ArrayShape(PrimitiveType::kS32, {2})}), {x});
   top->set_k(2);
   top->set_largest(true);
+  // k=1 with `largest` unset: proto3 reads it as false, as XLA does.
+  auto* bottom =
+      b.Add(c, "bottom", "topk",
+            TupleShape({F32({1}), ArrayShape(PrimitiveType::kS32, {1})}), {x});
+  bottom->set_k(1);
   std::unique_ptr<Module> m = Import(b);
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->entry()->FindInstruction("total")->attrs().comparison_type,
             ComparisonType::kTotalOrder);
   EXPECT_EQ(m->entry()->FindInstruction("plain")->attrs().comparison_type,
             ComparisonType::kUnset);
-  using Raw = std::vector<std::pair<std::string, std::string>>;
-  EXPECT_EQ(m->entry()->root()->raw_attributes(),
-            (Raw{{"k", "2"}, {"largest", "true"}}));
+  const Instruction* t = m->entry()->FindInstruction("top");
+  EXPECT_EQ(t->attrs().k, 2);
+  EXPECT_TRUE(t->attrs().largest);
+  EXPECT_TRUE(t->raw_attributes().empty());
+  const Instruction* bot = m->entry()->FindInstruction("bottom");
+  EXPECT_EQ(bot->attrs().k, 1);
+  EXPECT_FALSE(bot->attrs().largest);
 }
 
 TEST(ProtoImporterTest, HeaderAttributesFromModuleFields) {

@@ -180,6 +180,13 @@ absl::Status HloParser::ParseModeledAttribute(std::string_view key,
     return bool_into(&a.unique_indices);
   }
   if (key == "is_stable" && op == O::kSort) return bool_into(&a.is_stable);
+  if (op == O::kTopK) {
+    if (key == "k") {
+      ASSIGN_OR_RETURN(a.k, ParseInt64());
+      return absl::OkStatus();
+    }
+    if (key == "largest") return bool_into(&a.largest);
+  }
   if (op == O::kCompare && (key == "direction" || key == "type")) {
     if (!tok_.Is(TokenKind::kName)) return Expected("a name");
     if (key == "direction") {

@@ -118,6 +118,8 @@ ENTRY e {
   gte = s32[] get-tuple-element(t), index=1
   rp = f32[4] reduce-precision(v), exponent_bits=5, mantissa_bits=10
   ds = f32[1,2] dynamic-slice(p, i, i), dynamic_slice_sizes={1,2}
+  tk = (f32[2,2], s32[2,2]) topk(p), k=2
+  tks = (f32[2,1], s32[2,1]) topk(p), k=1, largest=false
   n = f32[4] negate(v), metadata={op_type="Neg" op_name="jit(f)/neg\n" source_file="/a/b.py" source_line=12 source_end_line=13 profile_type={1}}, backend_config={"k": "v"}
   e4 = f32[]{:T(256)} parameter(7)
   ROOT r = f32[4] add(v, v)
@@ -179,6 +181,12 @@ TEST(PrinterTest, Instructions) {
             "metadata={op_type=\"Neg\" op_name=\"jit(f)/neg\\n\" "
             "source_file=\"/a/b.py\" source_line=12 source_end_line=13 "
             "profile_type={1}}");
+  // largest=true is XLA's default and is printed anyway, as XLA does.
+  EXPECT_EQ(Printed(*m, "tk"),
+            "%tk = (f32[2,2]{1,0}, s32[2,2]{1,0}) topk(%p), k=2, largest=true");
+  EXPECT_EQ(Printed(*m, "tks"),
+            "%tks = (f32[2,1]{1,0}, s32[2,1]{1,0}) topk(%p), k=1, "
+            "largest=false");
   EXPECT_EQ(Printed(*m, "e4"), "%e4 = f32[]{:T(256)} parameter(7)");
   std::string printed = PrintModule(*m);
   EXPECT_NE(printed.find("}, execution_thread=\"main\"\n"), std::string::npos);

@@ -259,6 +259,10 @@ void ExportAttributes(const Instruction& inst, xla::HloInstructionProto* p) {
   if (inst.opcode() == Opcode::kCustomCall) {
     p->set_custom_call_target(a.custom_call_target);
   }
+  if (inst.opcode() == Opcode::kTopK) {
+    if (a.k.has_value()) p->set_k(*a.k);
+    p->set_largest(a.largest);
+  }
   for (int64_t d : a.dimensions) p->add_dimensions(d);
   for (const SliceDim& s : a.slice) {
     auto* sd = p->add_slice_dimensions();
@@ -349,15 +353,6 @@ absl::Status ExportRawAttribute(const std::string& key,
     return ParseStatistics(value, p->mutable_statistics_viz());
   if (key == "result_accuracy") {
     return ParseResultAccuracy(value, p->mutable_result_accuracy());
-  }
-  int64_t number = 0;
-  if (key == "k" && absl::SimpleAtoi(value, &number)) {
-    p->set_k(number);
-    return absl::OkStatus();
-  }
-  if (key == "largest" && (value == "true" || value == "false")) {
-    p->set_largest(value == "true");
-    return absl::OkStatus();
   }
   if (key == "is_composite" && value == "true") {
     p->set_is_composite(true);
