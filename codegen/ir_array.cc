@@ -93,6 +93,48 @@ void EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
   b.SetInsertPoint(exit);
 }
 
+absl::Status EmitWhileLoop(
+    llvm::IRBuilderBase& b, const std::string& name,
+    const std::function<absl::StatusOr<llvm::Value*>()>& cond,
+    const std::function<absl::Status()>& body) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  auto* header = llvm::BasicBlock::Create(ctx, name + ".cond", f);
+  auto* loop = llvm::BasicBlock::Create(ctx, name + ".body", f);
+  auto* exit = llvm::BasicBlock::Create(ctx, name + ".exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  absl::StatusOr<llvm::Value*> c = cond();
+  if (!c.ok()) return c.status();
+  b.CreateCondBr(*c, loop, exit);
+  b.SetInsertPoint(loop);
+  if (absl::Status s = body(); !s.ok()) return s;
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
+    llvm::IRBuilderBase& b, llvm::Value* lhs,
+    const std::function<absl::StatusOr<llvm::Value*>()>& rhs) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  llvm::Function* f = from->getParent();
+  auto* test = llvm::BasicBlock::Create(ctx, "and.rhs", f);
+  auto* join = llvm::BasicBlock::Create(ctx, "and.join", f);
+  b.CreateCondBr(lhs, test, join);
+  b.SetInsertPoint(test);
+  absl::StatusOr<llvm::Value*> r = rhs();
+  if (!r.ok()) return r.status();
+  llvm::BasicBlock* tested = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode* phi = b.CreatePHI(b.getInt1Ty(), 2);
+  phi->addIncoming(b.getFalse(), from);
+  phi->addIncoming(*r, tested);
+  return phi;
+}
+
 void EmitArrayLoop(llvm::IRBuilderBase& b, const Shape& shape,
                    const std::string& name,
                    const std::function<void(const Index&)>& body,

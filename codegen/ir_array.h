@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "compiler/ir/shape.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -78,6 +79,20 @@ class IrArray {
 void EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
                  const std::string& name,
                  const std::function<void(llvm::Value*)>& body);
+
+// Emits `while (cond()) body()` at the builder's insertion point; cond
+// returns an i1 and may add blocks of its own. The builder ends after the
+// loop. The first error of cond or body is returned (the IR is then
+// abandoned).
+absl::Status EmitWhileLoop(llvm::IRBuilderBase& b, const std::string& name,
+                           const std::function<absl::StatusOr<llvm::Value*>()>& cond,
+                           const std::function<absl::Status()>& body);
+
+// `lhs && rhs()` with rhs emitted in a block of its own that runs only when
+// lhs (an i1) is true, so rhs may load what only lhs makes safe to load.
+absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
+    llvm::IRBuilderBase& b, llvm::Value* lhs,
+    const std::function<absl::StatusOr<llvm::Value*>()>& rhs);
 
 // Emits loops over every element of the array shape `shape` in physical
 // order (outermost loop over the most major dimension) and calls body with

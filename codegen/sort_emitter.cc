@@ -86,26 +86,6 @@ class RowSorter {
     return r[0];
   }
 
-  // Emits `while (cond()) body()`; both run at the builder's position.
-  absl::Status While(const std::string& name,
-                     const std::function<absl::StatusOr<Value*>()>& cond,
-                     const std::function<absl::Status()>& body) {
-    llvm::LLVMContext& ctx = b_.getContext();
-    llvm::Function* f = b_.GetInsertBlock()->getParent();
-    auto* header = llvm::BasicBlock::Create(ctx, name + ".cond", f);
-    auto* loop = llvm::BasicBlock::Create(ctx, name + ".body", f);
-    auto* exit = llvm::BasicBlock::Create(ctx, name + ".exit", f);
-    b_.CreateBr(header);
-    b_.SetInsertPoint(header);
-    ASSIGN_OR_RETURN(Value * c, cond());
-    b_.CreateCondBr(c, loop, exit);
-    b_.SetInsertPoint(loop);
-    RETURN_IF_ERROR(body());
-    b_.CreateBr(header);
-    b_.SetInsertPoint(exit);
-    return absl::OkStatus();
-  }
-
   llvm::AllocaInst* Counter(const char* name) {
     return EntryAlloca(b_, b_.getInt64Ty(), name);
   }
@@ -128,29 +108,15 @@ class RowSorter {
         if (!status.ok()) return;
         const std::vector<Value*> x = Load(v, i);
         b_.CreateStore(i, j);
-        status = While(
-            "sort.shift",
+        status = EmitWhileLoop(
+            b_, "sort.shift",
             [&]() -> absl::StatusOr<Value*> {
               // j > lo && x < v[j - 1], the load only when j > lo.
               Value* jv = Get(j);
-              Value* more = b_.CreateICmpSGT(jv, lo);
-              llvm::BasicBlock* from = b_.GetInsertBlock();
-              llvm::LLVMContext& ctx = b_.getContext();
-              llvm::Function* f = from->getParent();
-              auto* test = llvm::BasicBlock::Create(ctx, "sort.shift.test", f);
-              auto* join = llvm::BasicBlock::Create(ctx, "sort.shift.join", f);
-              b_.CreateCondBr(more, test, join);
-              b_.SetInsertPoint(test);
-              ASSIGN_OR_RETURN(
-                  Value * less,
-                  Less(x, Load(v, b_.CreateSub(jv, b_.getInt64(1)))));
-              llvm::BasicBlock* tested = b_.GetInsertBlock();
-              b_.CreateBr(join);
-              b_.SetInsertPoint(join);
-              llvm::PHINode* phi = b_.CreatePHI(b_.getInt1Ty(), 2);
-              phi->addIncoming(b_.getFalse(), from);
-              phi->addIncoming(less, tested);
-              return phi;
+              return EmitShortCircuitAnd(
+                  b_, b_.CreateICmpSGT(jv, lo), [&]() {
+                    return Less(x, Load(v, b_.CreateSub(jv, b_.getInt64(1))));
+                  });
             },
             [&]() -> absl::Status {
               Value* jv = Get(j);
@@ -186,8 +152,8 @@ class RowSorter {
       b_.CreateStore(lo, i);
       b_.CreateStore(mid, j);
       b_.CreateStore(lo, k);
-      status = While(
-          "merge",
+      status = EmitWhileLoop(
+          b_, "merge",
           [&]() -> absl::StatusOr<Value*> {
             return b_.CreateICmpSLT(Get(k), hi);
           },

@@ -10,6 +10,7 @@
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
 #include "codegen/sort_emitter.h"
+#include "codegen/topk_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -123,6 +124,7 @@ const std::vector<Strategy>& Strategies() {
           {"row-dot", PlanRowDot},
           {"reduce-loop", PlanReduceLoop},
           {"sort", PlanSort},
+          {"top-k", PlanTopK},
           {"variadic-reduce", PlanVariadicReduce},
           {"element-loops", PlanElementLoops},
       };
