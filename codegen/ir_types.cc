@@ -7,6 +7,7 @@
 #include "compiler/ir/minifloat.h"
 #include "compiler/ir/narrow_type.h"
 #include "compiler/support/check.h"
+#include "compiler/support/diagnostic.h"
 
 namespace aotc::codegen {
 
@@ -38,6 +39,26 @@ bool IsCodegenLayoutExtension(const Shape& shape) {
   return IsNarrowType(shape.element_type()) &&
          shape.layout().extension ==
              absl::StrCat("E(", BitWidth(shape.element_type()), ")");
+}
+
+absl::Status CheckNarrowTypeUse(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kBitcastConvert || inst.operand_count() != 1) {
+    return absl::OkStatus();
+  }
+  const Shape& from = inst.operand(0)->shape();
+  const Shape& to = inst.shape();
+  if (!from.IsArray() || !to.IsArray()) return absl::OkStatus();
+  const PrimitiveType a = from.element_type();
+  const PrimitiveType b = to.element_type();
+  if ((!IsNarrowType(a) && !IsNarrowType(b)) || BitWidth(a) == BitWidth(b)) {
+    return absl::OkStatus();
+  }
+  return ErrorAt(inst.location(),
+                 absl::StrCat("bitcast-convert from ", from.ToString(false),
+                              " to ", to.ToString(false),
+                              " is not supported by code generation: narrow "
+                              "types bitcast only to types of the same bit "
+                              "width"));
 }
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type) {

@@ -12,6 +12,8 @@
 #ifndef AOTC_CODEGEN_IR_TYPES_H_
 #define AOTC_CODEGEN_IR_TYPES_H_
 
+#include "absl/status/status.h"
+#include "compiler/ir/instruction.h"
 #include "compiler/ir/primitive_type.h"
 #include "compiler/ir/shape.h"
 #include "llvm/IR/IRBuilder.h"
@@ -26,6 +28,11 @@ bool IsCodegenType(PrimitiveType type);
 // or E(n) (n-bit packing) on an n-bit narrow type, which inside a model
 // changes nothing since aotc stores narrow elements one per byte.
 bool IsCodegenLayoutExtension(const Shape& shape);
+
+// A located error for a use of a narrow type code generation refuses: a
+// bitcast-convert that changes the bit width to or from one (s8 <-> s4[.., 2]
+// would need two elements per byte, which aotc's buffers never hold).
+absl::Status CheckNarrowTypeUse(const Instruction& inst);
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type);
 llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type);

@@ -279,5 +279,30 @@ ENTRY e {
       << refused.status();
 }
 
+TEST(NarrowCodegenTest, WidthChangingBitcastConvertIsRefused) {
+  // s8 -> s4[4,2] would split each byte into two elements.
+  auto refused = CompileText(R"(HloModule m
+ENTRY e {
+  p = s8[4] parameter(0)
+  ROOT r = s4[4,2] bitcast-convert(p)
+})");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(
+                "test.hlo:4:8: error: bitcast-convert from s8[4] to s4[4,2] is "
+                "not supported by code generation"),
+            std::string::npos)
+      << refused.status();
+  // Same width: u4 -> f4e2m1fn reinterprets the low four bits.
+  // u4 1 (0001) is f4e2m1fn 0.5; 15 (1111) is -6; 6 (0110) is 4.
+  std::vector<Literal> r = RunModel(R"(HloModule m
+ENTRY e {
+  p = u4[3] parameter(0)
+  ROOT r = f4e2m1fn[3] bitcast-convert(p)
+})",
+                                    {NarrowVec(P::kU4, {1, 15, 6})});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(NarrowValues(r[0]), (std::vector<double>{0.5, -6, 4}));
+}
+
 }  // namespace
 }  // namespace aotc::codegen::testing

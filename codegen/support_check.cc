@@ -59,6 +59,7 @@ absl::Status CheckInstruction(const Instruction& inst) {
                                   "not supported by code generation"));
     }
   }
+  RETURN_IF_ERROR(CheckNarrowTypeUse(inst));
   return absl::OkStatus();
 }
 
