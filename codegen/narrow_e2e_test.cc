@@ -4,10 +4,13 @@
 // against the reference evaluator at -O0 and -O2.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "codegen/codegen_test_util.h"
 #include "compiler/ir/minifloat.h"
 #include "compiler/ir/narrow_type.h"
@@ -277,6 +280,89 @@ ENTRY e {
                 "test.hlo:3:3: error: parameter 'p' has layout {0:E(4)}"),
             std::string::npos)
       << refused.status();
+}
+
+// Interesting values for conversions: ties, saturation and overflow bounds
+// of the narrow types, infinities, NaN, tiny values.
+const std::vector<double>& EdgeValues() {
+  static const std::vector<double> values = {
+      0,     -0.0,   0.3,   1.5,    2.5,    -2.5,     7.9,      -8.5,
+      15.5,  100,    -100,  448,    464,    480,      57344,    61440,
+      1e6,   -1e30,  1e-5,  0x1p-9, 0x1p-10, 0x1.8p-127, INFINITY, -INFINITY,
+      NAN,   -NAN,   3,     -1};
+  return values;
+}
+
+// The literal of array type t holding EdgeValues() as t's convert would:
+// built by the evaluator itself from an f64 constant, so no test code
+// decides how a value lands in t.
+Literal EdgeLiteral(P t) {
+  const int64_t n = static_cast<int64_t>(EdgeValues().size());
+  Literal f64 = Vec<P::kF64>(EdgeValues());
+  auto module = LoadModuleFromString(
+      absl::StrCat("HloModule m\nENTRY e {\n  p = f64[", n,
+                   "] parameter(0)\n  ROOT r = ", Sv(PrimitiveTypeName(t)), "[", n,
+                   "] convert(p)\n}\n"),
+      "edge.hlo");
+  EXPECT_TRUE(module.ok()) << module.status();
+  auto r = EvaluateModule(**module, {f64});
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? std::move(*r) : Literal();
+}
+
+// Every narrow type converted to and from every other array type (complex
+// aside), compiled and compared bit for bit with the evaluator.
+TEST(NarrowCodegenTest, EveryConversionMatchesTheEvaluatorBitForBit) {
+  const P narrow[] = {P::kS2,       P::kS4,         P::kU2,
+                      P::kU4,       P::kF8E5M2,     P::kF8E4M3,
+                      P::kF8E4M3FN, P::kF8E4M3B11FNUZ, P::kF8E3M4,
+                      P::kF8E5M2FNUZ, P::kF8E4M3FNUZ, P::kF8E8M0FNU,
+                      P::kF6E3M2FN, P::kF6E2M3FN,   P::kF4E2M1FN};
+  std::vector<P> others = {P::kPred, P::kS8,  P::kS16, P::kS32, P::kS64,
+                           P::kU8,   P::kU16, P::kU32, P::kU64, P::kF16,
+                           P::kBF16, P::kF32, P::kF64};
+  others.insert(others.end(), std::begin(narrow), std::end(narrow));
+  const int64_t n = static_cast<int64_t>(EdgeValues().size());
+  auto shape = [n](P t) { return absl::StrCat(Sv(PrimitiveTypeName(t)), "[", n, "]"); };
+  for (P t : narrow) {
+    SCOPED_TRACE(PrimitiveTypeName(t));
+    // Parameter 0 has type t, the others one each.
+    std::string hlo = absl::StrCat("HloModule m\nENTRY e {\n  p0 = ", shape(t),
+                                   " parameter(0)\n");
+    std::vector<Literal> args = {EdgeLiteral(t)};
+    std::vector<std::string> roots, root_shapes;
+    for (size_t k = 0; k < others.size(); ++k) {
+      const P o = others[k];
+      if (o == t) continue;
+      const size_t number = args.size();
+      const std::string name = absl::StrCat("p", number);
+      absl::StrAppend(&hlo, "  ", name, " = ", shape(o), " parameter(", number,
+                      ")\n");
+      args.push_back(EdgeLiteral(o));
+      absl::StrAppend(&hlo, "  to", k, " = ", shape(o), " convert(p0)\n",
+                      "  from", k, " = ", shape(t), " convert(", name, ")\n");
+      roots.push_back(absl::StrCat("to", k));
+      roots.push_back(absl::StrCat("from", k));
+      root_shapes.push_back(shape(o));
+      root_shapes.push_back(shape(t));
+    }
+    absl::StrAppend(&hlo, "  ROOT t = (", absl::StrJoin(root_shapes, ", "),
+                    ") tuple(", absl::StrJoin(roots, ", "), ")\n}\n");
+    auto module = LoadModuleFromString(hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    auto expected = EvaluateModule(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto results = CompileAndRun(hlo, args);
+    ASSERT_TRUE(results.ok()) << results.status();
+    const std::vector<const Literal*> leaves = expected->Leaves();
+    ASSERT_EQ(results->size(), leaves.size());
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      EXPECT_TRUE((*results)[k].BitwiseEquals(*leaves[k]))
+          << roots[k] << " (" << root_shapes[k] << "): compiled "
+          << (*results)[k].shape().ToString() << " differs from the evaluator: "
+          << CompareLiterals((*results)[k], *leaves[k], {0, 0}).first_mismatch;
+    }
+  }
 }
 
 TEST(NarrowCodegenTest, WidthChangingBitcastConvertIsRefused) {
