@@ -47,7 +47,7 @@ std::vector<int> RawBytes(const Literal& lit) {
 }
 
 std::vector<Literal> RunModel(const std::string& hlo,
-                         const std::vector<Literal>& args, int opt = 2) {
+                              const std::vector<Literal>& args, int opt = 2) {
   auto r = CompileAndRun(hlo, args, opt);
   EXPECT_TRUE(r.ok()) << r.status();
   return r.ok() ? std::move(*r) : std::vector<Literal>();
@@ -68,7 +68,8 @@ ENTRY e {
 })";
   for (int opt : {0, 2}) {
     std::vector<Literal> r = RunModel(
-        hlo, {NarrowVec(P::kS4, {7, -8, -1, 5}), NarrowVec(P::kS4, {1, -1, 1, 0})},
+        hlo,
+        {NarrowVec(P::kS4, {7, -8, -1, 5}), NarrowVec(P::kS4, {1, -1, 1, 0})},
         opt);
     ASSERT_EQ(r.size(), 6u);
     // 7+1 = 8 -> -8; -8 + -1 = -9 -> 7; -1+1 = 0; 5+0 = 5.
@@ -103,8 +104,8 @@ ENTRY e {
   b2 = u2[3] add(b, b)
   ROOT t = (u4[3], u4[3], u4[3], u2[3]) tuple(inc, clz, sum, b2)
 })";
-  std::vector<Literal> r =
-      RunModel(hlo, {NarrowVec(P::kU4, {15, 0, 8}), NarrowVec(P::kU2, {3, 1, 2})});
+  std::vector<Literal> r = RunModel(
+      hlo, {NarrowVec(P::kU4, {15, 0, 8}), NarrowVec(P::kU2, {3, 1, 2})});
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(NarrowValues(r[0]), (std::vector<double>{0, 1, 9}));  // 16 -> 0
   EXPECT_EQ(NarrowValues(r[1]), (std::vector<double>{0, 4, 0}));  // 4-bit clz
@@ -128,7 +129,7 @@ ENTRY e {
 })";
   std::vector<Literal> r =
       RunModel(hlo, {Vec<P::kF32>({100, -100, NAN, 3.7f, -3.7f, 2.5f}),
-                Vec<P::kS32>({9, -1, 16, -8, 7, 100})});
+                     Vec<P::kS32>({9, -1, 16, -8, 7, 100})});
   ASSERT_EQ(r.size(), 6u);
   // Saturating, truncating toward zero, NaN -> 0.
   EXPECT_EQ(NarrowValues(r[0]), (std::vector<double>{7, -8, 0, 3, -3, 2}));
@@ -136,10 +137,8 @@ ENTRY e {
   // Wrapping: 9 = 1001 -> -7; 16 -> 0; 100 = 0110 0100 -> 4.
   EXPECT_EQ(NarrowValues(r[2]), (std::vector<double>{-7, -1, 0, -8, 7, 4}));
   EXPECT_EQ(NarrowValues(r[3]), (std::vector<double>{9, 15, 0, 8, 7, 4}));
-  EXPECT_EQ(Values<P::kF32>(r[4]),
-            (std::vector<float>{7, -8, 0, 3, -3, 2}));
-  EXPECT_EQ(Values<P::kS64>(r[5]),
-            (std::vector<int64_t>{9, 15, 0, 8, 7, 4}));
+  EXPECT_EQ(Values<P::kF32>(r[4]), (std::vector<float>{7, -8, 0, 3, -3, 2}));
+  EXPECT_EQ(Values<P::kS64>(r[5]), (std::vector<int64_t>{9, 15, 0, 8, 7, 4}));
 }
 
 TEST(NarrowCodegenTest, S4ReduceAndDot) {
@@ -158,7 +157,8 @@ ENTRY e {
 })";
   Literal a(Shape::Array(P::kS4, {2, 3}));
   const int values[] = {7, 7, 7, -8, 1, 2};
-  for (int i = 0; i < 6; ++i) a.mutable_raw()[i] = WrapSubByteInt(P::kS4, values[i]);
+  for (int i = 0; i < 6; ++i)
+    a.mutable_raw()[i] = WrapSubByteInt(P::kS4, values[i]);
   std::vector<Literal> r = RunModel(hlo, {a});
   ASSERT_EQ(r.size(), 2u);
   // 21 = 16 + 5 -> 5; -8 + 1 + 2 = -5.
@@ -286,10 +286,10 @@ ENTRY e {
 // of the narrow types, infinities, NaN, tiny values.
 const std::vector<double>& EdgeValues() {
   static const std::vector<double> values = {
-      0,     -0.0,   0.3,   1.5,    2.5,    -2.5,     7.9,      -8.5,
-      15.5,  100,    -100,  448,    464,    480,      57344,    61440,
-      1e6,   -1e30,  1e-5,  0x1p-9, 0x1p-10, 0x1.8p-127, INFINITY, -INFINITY,
-      NAN,   -NAN,   3,     -1};
+      0,          -0.0,     0.3,       1.5,   2.5,  -2.5,   7.9,
+      -8.5,       15.5,     100,       -100,  448,  464,    480,
+      57344,      61440,    1e6,       -1e30, 1e-5, 0x1p-9, 0x1p-10,
+      0x1.8p-127, INFINITY, -INFINITY, NAN,   -NAN, 3,      -1};
   return values;
 }
 
@@ -301,8 +301,8 @@ Literal EdgeLiteral(P t) {
   Literal f64 = Vec<P::kF64>(EdgeValues());
   auto module = LoadModuleFromString(
       absl::StrCat("HloModule m\nENTRY e {\n  p = f64[", n,
-                   "] parameter(0)\n  ROOT r = ", Sv(PrimitiveTypeName(t)), "[", n,
-                   "] convert(p)\n}\n"),
+                   "] parameter(0)\n  ROOT r = ", Sv(PrimitiveTypeName(t)), "[",
+                   n, "] convert(p)\n}\n"),
       "edge.hlo");
   EXPECT_TRUE(module.ok()) << module.status();
   auto r = EvaluateModule(**module, {f64});
@@ -313,17 +313,19 @@ Literal EdgeLiteral(P t) {
 // Every narrow type converted to and from every other array type (complex
 // aside), compiled and compared bit for bit with the evaluator.
 TEST(NarrowCodegenTest, EveryConversionMatchesTheEvaluatorBitForBit) {
-  const P narrow[] = {P::kS2,       P::kS4,         P::kU2,
-                      P::kU4,       P::kF8E5M2,     P::kF8E4M3,
-                      P::kF8E4M3FN, P::kF8E4M3B11FNUZ, P::kF8E3M4,
-                      P::kF8E5M2FNUZ, P::kF8E4M3FNUZ, P::kF8E8M0FNU,
-                      P::kF6E3M2FN, P::kF6E2M3FN,   P::kF4E2M1FN};
+  const P narrow[] = {
+      P::kS2,       P::kS4,         P::kU2,         P::kU4,
+      P::kF8E5M2,   P::kF8E4M3,     P::kF8E4M3FN,   P::kF8E4M3B11FNUZ,
+      P::kF8E3M4,   P::kF8E5M2FNUZ, P::kF8E4M3FNUZ, P::kF8E8M0FNU,
+      P::kF6E3M2FN, P::kF6E2M3FN,   P::kF4E2M1FN};
   std::vector<P> others = {P::kPred, P::kS8,  P::kS16, P::kS32, P::kS64,
                            P::kU8,   P::kU16, P::kU32, P::kU64, P::kF16,
                            P::kBF16, P::kF32, P::kF64};
   others.insert(others.end(), std::begin(narrow), std::end(narrow));
   const int64_t n = static_cast<int64_t>(EdgeValues().size());
-  auto shape = [n](P t) { return absl::StrCat(Sv(PrimitiveTypeName(t)), "[", n, "]"); };
+  auto shape = [n](P t) {
+    return absl::StrCat(Sv(PrimitiveTypeName(t)), "[", n, "]");
+  };
   for (P t : narrow) {
     SCOPED_TRACE(PrimitiveTypeName(t));
     // Parameter 0 has type t, the others one each.

@@ -83,7 +83,8 @@ llvm::Value* DecodeImpl(llvm::IRBuilderBase& b, llvm::Value* bits,
   } else {
     low = c(FloatBits(std::ldexp(1.0f, -f.bias)));
   }
-  llvm::Value* magnitude = b.CreateSelect(b.CreateICmpEQ(exp, c(0)), low, normal);
+  llvm::Value* magnitude =
+      b.CreateSelect(b.CreateICmpEQ(exp, c(0)), low, normal);
   llvm::Value* exp_ones = b.CreateICmpEQ(exp, c(Mask(e)));
   if (f.has_inf) {
     llvm::Value* is_inf = b.CreateAnd(exp_ones, b.CreateICmpEQ(man, c(0)));
@@ -95,13 +96,13 @@ llvm::Value* DecodeImpl(llvm::IRBuilderBase& b, llvm::Value* bits,
   llvm::Value* quiet_nan = b.CreateOr(c(0x7fc00000), sign);
   switch (f.nan) {
     case MinifloatNan::kIeee:
-      result = b.CreateSelect(
-          b.CreateAnd(exp_ones, b.CreateICmpNE(man, c(0))), quiet_nan, result);
+      result = b.CreateSelect(b.CreateAnd(exp_ones, b.CreateICmpNE(man, c(0))),
+                              quiet_nan, result);
       break;
     case MinifloatNan::kAllOnes:
-      result = b.CreateSelect(
-          b.CreateAnd(exp_ones, b.CreateICmpEQ(man, c(Mask(m)))), quiet_nan,
-          result);
+      result =
+          b.CreateSelect(b.CreateAnd(exp_ones, b.CreateICmpEQ(man, c(Mask(m)))),
+                         quiet_nan, result);
       break;
     case MinifloatNan::kNegativeZero:
       result =
@@ -127,8 +128,8 @@ llvm::Value* EncodeImpl(const Fp& fp, llvm::Value* x,
   llvm::Value* a = b.CreateAnd(u, fp.I(fp.is_f64() ? INT64_MAX : INT32_MAX));
 
   // The format's normal range: rebias, round on the dropped bits.
-  llvm::Value* lsb = m > 0 ? b.CreateAnd(b.CreateLShr(a, shift), fp.I(1))
-                           : fp.I(1);
+  llvm::Value* lsb =
+      m > 0 ? b.CreateAnd(b.CreateLShr(a, shift), fp.I(1)) : fp.I(1);
   llvm::Value* normal =
       b.CreateSub(a, fp.I(int64_t{fp.bias() - f.bias} << src_m));
   normal = b.CreateAdd(normal,
@@ -142,12 +143,14 @@ llvm::Value* EncodeImpl(const Fp& fp, llvm::Value* x,
   if (m > 0) {
     min_normal = std::ldexp(1.0, 1 - f.bias);
     llvm::Value* magic = fp.C(std::ldexp(1.0, src_m + 1 - f.bias - m));
-    low = b.CreateSub(fp.ToBits(fp.Add(fp.FromBits(a), magic)),
-                      fp.ToBits(magic));
+    low =
+        b.CreateSub(fp.ToBits(fp.Add(fp.FromBits(a), magic)), fp.ToBits(magic));
   } else {
-    min_normal = std::max(std::ldexp(1.0, -f.bias), std::ldexp(1.0, 1 - fp.bias()));
-    low = b.CreateZExt(b.CreateICmpUGE(a, bits_of(1.5 * std::ldexp(1.0, -f.bias))),
-                       fp.int_type());
+    min_normal =
+        std::max(std::ldexp(1.0, -f.bias), std::ldexp(1.0, 1 - fp.bias()));
+    low = b.CreateZExt(
+        b.CreateICmpUGE(a, bits_of(1.5 * std::ldexp(1.0, -f.bias))),
+        fp.int_type());
   }
   llvm::Value* magnitude =
       b.CreateSelect(b.CreateICmpUGE(a, bits_of(min_normal)), normal, low);
@@ -182,14 +185,14 @@ llvm::Value* EncodeImpl(const Fp& fp, llvm::Value* x,
   llvm::Value* result = b.CreateOr(sign, magnitude);
   if (f.nan == MinifloatNan::kNegativeZero) {
     // No negative zero: 0x80 is the NaN.
-    result = b.CreateSelect(b.CreateICmpEQ(magnitude, fp.I(0)), fp.I(0), result);
+    result =
+        b.CreateSelect(b.CreateICmpEQ(magnitude, fp.I(0)), fp.I(0), result);
   }
   result = b.CreateSelect(b.CreateICmpUGT(magnitude, fp.I(MaxFinite(f))),
                           overflow, result);
   if (!f.has_sign) {
     // An unsigned format has no negative numbers: they are NaN.
-    llvm::Value* below_zero =
-        b.CreateAnd(negative, b.CreateICmpNE(a, fp.I(0)));
+    llvm::Value* below_zero = b.CreateAnd(negative, b.CreateICmpNE(a, fp.I(0)));
     result = b.CreateSelect(below_zero, nan, result);
   }
   result = b.CreateSelect(fp.IsNaN(x), nan, result);

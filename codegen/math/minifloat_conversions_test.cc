@@ -29,10 +29,10 @@ namespace {
 
 using P = PrimitiveType;
 
-constexpr P kFormats[] = {P::kF8E5M2,      P::kF8E4M3,      P::kF8E4M3FN,
+constexpr P kFormats[] = {P::kF8E5M2,        P::kF8E4M3,    P::kF8E4M3FN,
                           P::kF8E4M3B11FNUZ, P::kF8E3M4,    P::kF8E5M2FNUZ,
-                          P::kF8E4M3FNUZ,  P::kF8E8M0FNU,   P::kF6E3M2FN,
-                          P::kF6E2M3FN,    P::kF4E2M1FN};
+                          P::kF8E4M3FNUZ,    P::kF8E8M0FNU, P::kF6E3M2FN,
+                          P::kF6E2M3FN,      P::kF4E2M1FN};
 
 KernelSpec Spec(const char* name, Elem in, Elem out, unsigned width,
                 KernelBody body) {
@@ -45,7 +45,8 @@ template <typename In, typename Out>
 std::vector<std::vector<Out>> RunVariants(Elem in, Elem out, KernelBody body,
                                           const std::vector<In>& inputs) {
   std::vector<void*> host = CompileKernels(
-      Target::kHost, {Spec("mf", in, out, 1, body), Spec("mf", in, out, 4, body)});
+      Target::kHost,
+      {Spec("mf", in, out, 1, body), Spec("mf", in, out, 4, body)});
   std::vector<void*> base =
       CompileKernels(Target::kBaseline, {Spec("mf", in, out, 1, body)});
   if (host.size() != 2 || base.size() != 1) return {};
@@ -102,8 +103,8 @@ TEST(MinifloatConversionTest, DecodeEveryEncodingOfEveryFormat) {
       int failures = 0;
       for (int i = 0; i < 256 && failures < 5; ++i) {
         // minifloat.cc's NaNs are +-NAN, which float keeps as +-0x7fc00000.
-        const float want =
-            static_cast<float>(MinifloatToDouble(type, static_cast<uint8_t>(i)));
+        const float want = static_cast<float>(
+            MinifloatToDouble(type, static_cast<uint8_t>(i)));
         if (Bits(got[i]) == Bits(want)) continue;
         ++failures;
         ADD_FAILURE() << PrimitiveTypeName(type) << " bits 0x" << std::hex << i
@@ -172,10 +173,14 @@ TEST(MinifloatConversionTest, DecodeHandWorkedPatterns) {
   }
   // NaNs: e4m3fn S.1111.111, e5m2 exponent all ones with a mantissa, the fnuz
   // types' 0x80 ("negative zero"), e8m0fnu 0xff.
-  for (auto [type, bits] : std::vector<std::pair<P, uint8_t>>{
-           {P::kF8E4M3FN, 0x7f}, {P::kF8E4M3FN, 0xff}, {P::kF8E5M2, 0x7d},
-           {P::kF8E4M3FNUZ, 0x80}, {P::kF8E5M2FNUZ, 0x80},
-           {P::kF8E4M3B11FNUZ, 0x80}, {P::kF8E8M0FNU, 0xff}}) {
+  for (auto [type, bits] :
+       std::vector<std::pair<P, uint8_t>>{{P::kF8E4M3FN, 0x7f},
+                                          {P::kF8E4M3FN, 0xff},
+                                          {P::kF8E5M2, 0x7d},
+                                          {P::kF8E4M3FNUZ, 0x80},
+                                          {P::kF8E5M2FNUZ, 0x80},
+                                          {P::kF8E4M3B11FNUZ, 0x80},
+                                          {P::kF8E8M0FNU, 0xff}}) {
     const std::vector<float> got = Decode(type, {bits});
     ASSERT_EQ(got.size(), 1u);
     EXPECT_TRUE(std::isnan(got[0])) << PrimitiveTypeName(type);
@@ -197,7 +202,8 @@ std::vector<float> FloatSweep(P type) {
   sorted.push_back(2 * top);
   for (size_t i = 0; i < sorted.size(); ++i) {
     std::vector<double> points = {sorted[i]};
-    if (i + 1 < sorted.size()) points.push_back((sorted[i] + sorted[i + 1]) / 2);
+    if (i + 1 < sorted.size())
+      points.push_back((sorted[i] + sorted[i + 1]) / 2);
     for (double p : points) {
       const float f = static_cast<float>(p);
       for (float v : {f, std::nextafter(f, 0.0f), std::nextafter(f, 1e30f)}) {
@@ -207,10 +213,11 @@ std::vector<float> FloatSweep(P type) {
     }
   }
   const float inf = std::numeric_limits<float>::infinity();
-  for (float v : {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
-                  -std::numeric_limits<float>::quiet_NaN(),
-                  std::numeric_limits<float>::denorm_min(),
-                  std::numeric_limits<float>::max(), 1e-30f, -1e-30f}) {
+  for (float v :
+       {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
+        -std::numeric_limits<float>::quiet_NaN(),
+        std::numeric_limits<float>::denorm_min(),
+        std::numeric_limits<float>::max(), 1e-30f, -1e-30f}) {
     values.push_back(v);
   }
   for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 65521) {

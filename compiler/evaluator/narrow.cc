@@ -86,7 +86,8 @@ Literal Widen(const Literal& x, PrimitiveType wide) {
   uint8_t* dst = out.mutable_raw();
   for (int64_t i = 0; i < n; ++i) {
     const uint8_t low = static_cast<uint8_t>(in[i] & ((1u << bits) - 1));
-    const bool negative = wide == PrimitiveType::kS8 && (low >> (bits - 1)) != 0;
+    const bool negative =
+        wide == PrimitiveType::kS8 && (low >> (bits - 1)) != 0;
     dst[i] = negative ? static_cast<uint8_t>(low | (0xffu << bits)) : low;
   }
   return out;
@@ -145,8 +146,7 @@ Scalar ReadScalar(const Literal& lit, int64_t index) {
     } else if constexpr (internal::kIsComplex<C>) {
       s = {Scalar::Kind::kFloat, 0, 0, static_cast<double>(v.real())};
     } else {
-      s = {Scalar::Kind::kFloat, 0, 0,
-           static_cast<double>(internal::Load(v))};
+      s = {Scalar::Kind::kFloat, 0, 0, static_cast<double>(internal::Load(v))};
     }
   });
   AOTC_CHECK(dispatched, "convert from a type the evaluator does not compute");
@@ -186,8 +186,8 @@ absl::StatusOr<Literal> Convert(const Instruction& inst, const Literal& x) {
   if (!IsNarrowType(to)) {
     // Widening is exact, so the ordinary conversion from the wide type is
     // the conversion from the narrow one.
-    return internal::EvalConvert(inst, Widen(x, WideType(from,
-                                                         Extension::kNatural)));
+    return internal::EvalConvert(inst,
+                                 Widen(x, WideType(from, Extension::kNatural)));
   }
   Literal out(inst.shape());
   uint8_t* dst = out.mutable_raw();
@@ -203,18 +203,18 @@ absl::StatusOr<Literal> BitcastConvert(const Instruction& inst,
   const PrimitiveType from = x.shape().element_type();
   if (BitWidth(to) != BitWidth(from) ||
       !x.shape().SameDimensions(inst.shape())) {
-    return ErrorAt(inst.location(),
-                   absl::StrCat("bitcast-convert from ",
-                                x.shape().ToString(false), " to ",
-                                inst.shape().ToString(false),
-                                " is not supported: narrow types bitcast only "
-                                "to types of the same bit width"));
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat("bitcast-convert from ", x.shape().ToString(false), " to ",
+                     inst.shape().ToString(false),
+                     " is not supported: narrow types bitcast only "
+                     "to types of the same bit width"));
   }
   Literal out(inst.shape());
   for (int64_t i = 0; i < out.element_count(); ++i) {
     const uint8_t bits = x.raw()[i];
-    out.mutable_raw()[i] = IsNarrowType(to) ? CanonicalNarrowBits(to, bits)
-                                            : bits;
+    out.mutable_raw()[i] =
+        IsNarrowType(to) ? CanonicalNarrowBits(to, bits) : bits;
   }
   return out;
 }
@@ -244,9 +244,10 @@ absl::StatusOr<Literal> Iota(const Instruction& inst) {
 
 bool NeedsNarrowEvaluation(const Instruction& inst) {
   const Opcode op = inst.opcode();
-  const bool computes = (IsElementwise(op) && inst.called_computations().empty()) ||
-                        op == Opcode::kBitcastConvert || op == Opcode::kDot ||
-                        op == Opcode::kConvolution || op == Opcode::kIota;
+  const bool computes =
+      (IsElementwise(op) && inst.called_computations().empty()) ||
+      op == Opcode::kBitcastConvert || op == Opcode::kDot ||
+      op == Opcode::kConvolution || op == Opcode::kIota;
   if (!computes) return false;
   if (AnyNarrowLeaf(inst.shape())) return true;
   for (const Instruction* o : inst.operands()) {
@@ -259,11 +260,13 @@ void ConvertNarrowElement(const Literal& from, int64_t from_index, Literal& to,
                           int64_t to_index) {
   const PrimitiveType to_type = to.shape().element_type();
   if (IsNarrowType(to_type)) {
-    to.mutable_raw()[to_index] = ToNarrow(to_type, ReadScalar(from, from_index));
+    to.mutable_raw()[to_index] =
+        ToNarrow(to_type, ReadScalar(from, from_index));
     return;
   }
   const PrimitiveType from_type = from.shape().element_type();
-  AOTC_CHECK(IsNarrowType(from_type), "ConvertNarrowElement without a narrow type");
+  AOTC_CHECK(IsNarrowType(from_type),
+             "ConvertNarrowElement without a narrow type");
   Literal one(Shape::Scalar(from_type));
   one.mutable_raw()[0] = from.raw()[from_index];
   const Literal wide = Widen(one, WideType(from_type, Extension::kNatural));
@@ -346,8 +349,7 @@ absl::StatusOr<Literal> NarrowEvaluator::Eval(const Instruction& inst,
   ASSIGN_OR_RETURN(Literal r, kernel(*w->inst, pointers));
   const PrimitiveType t = inst.shape().element_type();
   if (!IsNarrowType(t)) return r;
-  const int offset =
-      inst.opcode() == Opcode::kClz ? BitWidth(t) - 8 : 0;
+  const int offset = inst.opcode() == Opcode::kClz ? BitWidth(t) - 8 : 0;
   return Narrow(r, inst.shape(), offset);
 }
 

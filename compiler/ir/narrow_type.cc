@@ -20,9 +20,7 @@ bool IsSubByteInt(PrimitiveType t) {
          t == PrimitiveType::kU2 || t == PrimitiveType::kU4;
 }
 
-bool IsNarrowType(PrimitiveType t) {
-  return IsSubByteInt(t) || IsMinifloat(t);
-}
+bool IsNarrowType(PrimitiveType t) { return IsSubByteInt(t) || IsMinifloat(t); }
 
 int64_t SubByteIntValue(PrimitiveType t, uint8_t byte) {
   AOTC_CHECK(IsSubByteInt(t), "SubByteIntValue on a type that is not one");

@@ -97,9 +97,9 @@ TEST(NarrowTypesCorpusTest, CompileAndMatchTheEvaluator) {
     ASSERT_EQ(leaves.size(), results->size());
     bool ok = true;
     for (size_t k = 0; k < leaves.size(); ++k) {
-      const Comparison c = CompareLiterals(
-          (*results)[k], *leaves[k],
-          DefaultTolerance(leaves[k]->shape().element_type()));
+      const Comparison c =
+          CompareLiterals((*results)[k], *leaves[k],
+                          DefaultTolerance(leaves[k]->shape().element_type()));
       if (!c.ok()) {
         ADD_FAILURE() << name << " result " << k << ": " << c.mismatches
                       << " of " << c.elements << " elements differ; first "
