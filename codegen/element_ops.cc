@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/ir_types.h"
 #include "codegen/math/math_emitter.h"
+#include "compiler/ir/minifloat.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -462,6 +463,20 @@ Value* EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType from,
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Type* to_type = ComputeType(ctx, to);
   if (from == to) return v;
+  if (IsMinifloat(to)) {
+    // One rounding from the exact source value: integers through double
+    // (exact below 2^53; only f8e8m0fnu has range beyond), every float
+    // type's compute value is float or double.
+    Value* wide = v;
+    if (from == PrimitiveType::kPred) {
+      wide = b.CreateUIToFP(v, b.getFloatTy());
+    } else if (IsInteger(from)) {
+      wide = IsSignedInt(from) ? b.CreateSIToFP(v, b.getDoubleTy())
+                               : b.CreateUIToFP(v, b.getDoubleTy());
+    }
+    return StorageToCompute(b, EmitToMinifloat(b, wide, GetMinifloatFormat(to)),
+                            to);
+  }
   if (to == PrimitiveType::kPred) {
     if (IsFloat(from)) {
       return b.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));

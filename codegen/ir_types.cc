@@ -1,8 +1,13 @@
 // Storage and compute types of HLO elements in LLVM IR (see ir_types.h).
 #include "codegen/ir_types.h"
 
+#include "absl/strings/str_cat.h"
+
 #include "codegen/math/math_emitter.h"
+#include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/support/check.h"
+#include "compiler/support/diagnostic.h"
 
 namespace aotc::codegen {
 
@@ -23,8 +28,37 @@ bool IsCodegenType(PrimitiveType type) {
     case PrimitiveType::kF64:
       return true;
     default:
-      return false;
+      return IsNarrowType(type);
   }
+}
+
+bool IsCodegenLayoutExtension(const Shape& shape) {
+  if (shape.layout().extension.empty()) return true;
+  // E(n) packs n-bit elements; inside a model, where aotc stores them one per
+  // byte, the packing is invisible. Module interfaces refuse it (signature.cc).
+  return IsNarrowType(shape.element_type()) &&
+         shape.layout().extension ==
+             absl::StrCat("E(", BitWidth(shape.element_type()), ")");
+}
+
+absl::Status CheckNarrowTypeUse(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kBitcastConvert || inst.operand_count() != 1) {
+    return absl::OkStatus();
+  }
+  const Shape& from = inst.operand(0)->shape();
+  const Shape& to = inst.shape();
+  if (!from.IsArray() || !to.IsArray()) return absl::OkStatus();
+  const PrimitiveType a = from.element_type();
+  const PrimitiveType b = to.element_type();
+  if ((!IsNarrowType(a) && !IsNarrowType(b)) || BitWidth(a) == BitWidth(b)) {
+    return absl::OkStatus();
+  }
+  return ErrorAt(inst.location(),
+                 absl::StrCat("bitcast-convert from ", from.ToString(false),
+                              " to ", to.ToString(false),
+                              " is not supported by code generation: narrow "
+                              "types bitcast only to types of the same bit "
+                              "width"));
 }
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type) {
@@ -47,6 +81,10 @@ llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type) {
     case PrimitiveType::kBF16:
       return llvm::Type::getFloatTy(ctx);
     default:
+      if (IsMinifloat(type)) return llvm::Type::getFloatTy(ctx);
+      // LLVM's iN arithmetic wraps at N bits: the backend computes in a
+      // wider register and re-extends where the bits above N matter.
+      if (IsSubByteInt(type)) return llvm::Type::getIntNTy(ctx, BitWidth(type));
       return StorageType(ctx, type);
   }
 }
@@ -61,6 +99,13 @@ llvm::Value* StorageToCompute(llvm::IRBuilderBase& b, llvm::Value* v,
     case PrimitiveType::kBF16:
       return EmitBF16ToFloat(b, v);
     default:
+      if (IsMinifloat(type)) {
+        return EmitMinifloatToFloat(b, v, GetMinifloatFormat(type));
+      }
+      // Only the low bits count, whatever a writer put above them.
+      if (IsSubByteInt(type)) {
+        return b.CreateTrunc(v, b.getIntNTy(BitWidth(type)));
+      }
       return v;
   }
 }
@@ -75,13 +120,24 @@ llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
     case PrimitiveType::kBF16:
       return EmitFloatToBF16(b, v);
     default:
+      if (IsMinifloat(type)) {
+        return EmitToMinifloat(b, v, GetMinifloatFormat(type));
+      }
+      // The canonical byte: sign-extended or zero-extended (narrow_type.h).
+      if (IsSubByteInt(type)) {
+        return IsSignedInt(type) ? b.CreateSExt(v, b.getInt8Ty())
+                                 : b.CreateZExt(v, b.getInt8Ty());
+      }
       return v;
   }
 }
 
 llvm::Value* RoundToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
                             PrimitiveType type) {
-  if (type != PrimitiveType::kF16 && type != PrimitiveType::kBF16) return v;
+  if (type != PrimitiveType::kF16 && type != PrimitiveType::kBF16 &&
+      !IsMinifloat(type)) {
+    return v;
+  }
   return StorageToCompute(b, ComputeToStorage(b, v, type), type);
 }
 

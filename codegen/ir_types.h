@@ -4,19 +4,35 @@
 // type (what arithmetic works on): pred is stored as i8 and computed as i1;
 // f16 and bf16 are stored as their i16 bit patterns and computed in float,
 // rounded to nearest even after every operation, as the reference evaluator
-// does; every other type is computed in its storage type. Conversions
-// between the two are emitted inline (no calls into compiler runtimes).
+// does; the 8-, 6- and 4-bit floats likewise, stored as i8 bits; sub-byte
+// integers (s2, s4, u2, u4) are stored one per byte, sign- or zero-extended,
+// and computed as LLVM's i2 / i4, whose arithmetic wraps at their width;
+// every other type is computed in its storage type. Conversions between the
+// two are emitted inline (no calls into compiler runtimes).
 #ifndef AOTC_CODEGEN_IR_TYPES_H_
 #define AOTC_CODEGEN_IR_TYPES_H_
 
+#include "absl/status/status.h"
+#include "compiler/ir/instruction.h"
 #include "compiler/ir/primitive_type.h"
+#include "compiler/ir/shape.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace aotc::codegen {
 
 // True for the element types the code generator computes with: pred,
-// s8..s64, u8..u64, f16, bf16, f32, f64.
+// s2..s64, u2..u64, f16, bf16, f32, f64 and the 8-, 6- and 4-bit floats.
 bool IsCodegenType(PrimitiveType type);
+
+// True when code generation handles the layout extension of `shape`: none,
+// or E(n) (n-bit packing) on an n-bit narrow type, which inside a model
+// changes nothing since aotc stores narrow elements one per byte.
+bool IsCodegenLayoutExtension(const Shape& shape);
+
+// A located error for a use of a narrow type code generation refuses: a
+// bitcast-convert that changes the bit width to or from one (s8 <-> s4[.., 2]
+// would need two elements per byte, which aotc's buffers never hold).
+absl::Status CheckNarrowTypeUse(const Instruction& inst);
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type);
 llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type);
@@ -27,7 +43,7 @@ llvm::Value* StorageToCompute(llvm::IRBuilderBase& b, llvm::Value* v,
 llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
                               PrimitiveType type);
 
-// For f16 / bf16: the compute value rounded to the storage precision (and
+// For f16 / bf16 / minifloats: the compute value rounded to the storage precision (and
 // back to float); identity for other types.
 llvm::Value* RoundToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
                             PrimitiveType type);

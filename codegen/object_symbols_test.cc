@@ -2,7 +2,8 @@
 // memcpy, memset, memmove and aotc_* runtime functions (no libm, no compiler
 // runtime), and every symbol it defines globally carries the model's name as
 // prefix, so several models link into one program. Checked for every
-// transcendental and conversion, at -O0 and -O2, for this host and for
+// transcendental and conversion (minifloats and sub-byte integers included),
+// at -O0 and -O2, for this host and for
 // baseline x86-64 and AArch64 CPUs (where rounding or half-precision
 // instructions are missing and LLVM would otherwise call libm or
 // compiler-rt).
@@ -58,7 +59,17 @@ ENTRY e {
   u1 = u64[64] convert(d4)
   f1 = f32[64] convert(u1)
   i2 = s64[64] divide(i1, i1)
-  ROOT t = (f32[64], s64[64]) tuple(f1, i2)
+  q1 = f8e4m3fn[64] convert(d4)
+  q2 = f8e5m2[64] convert(x)
+  q3 = f8e4m3fn[64] convert(q2)
+  q4 = f8e4m3fn[64] multiply(q1, q3)
+  q5 = f8e8m0fnu[64] convert(i2)
+  q6 = f4e2m1fn[64] convert(q5)
+  n1 = s4[64] convert(q4)
+  n2 = s4[64] divide(n1, n1)
+  n3 = u4[64] convert(e20)
+  n4 = u4[64] shift-right-logical(n3, n3)
+  ROOT t = (f32[64], s64[64], f4e2m1fn[64], s4[64], u4[64]) tuple(f1, i2, q6, n2, n4)
 })";
 
 struct Symbols {

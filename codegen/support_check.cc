@@ -37,13 +37,14 @@ absl::Status CheckTypes(const Instruction& inst) {
           absl::StrCat("element type ", Sv(PrimitiveTypeName(s->element_type())),
                        " is not supported yet by code generation"));
     }
-    if (!s->layout().extension.empty()) {
+    if (!IsCodegenLayoutExtension(*s)) {
       return ErrorAt(inst.location(),
                      absl::StrCat("layout ", s->ToString(),
                                   " with tiling or memory-space attributes is "
                                   "not supported by code generation"));
     }
   }
+  RETURN_IF_ERROR(CheckNarrowTypeUse(inst));
   return absl::OkStatus();
 }
 

@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/support/check.h"
 
@@ -32,6 +34,30 @@ std::string IndexText(const Shape& shape, int64_t linear) {
   return absl::StrCat("[", absl::StrJoin(index, ","), "]");
 }
 
+// Compares element i (x computed, y expected) into c.
+void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
+           Tolerance tolerance) {
+  bool match;
+  if (std::isnan(x) || std::isnan(y)) {
+    match = std::isnan(x) && std::isnan(y);
+  } else if (std::isinf(x) || std::isinf(y)) {
+    match = x == y;
+  } else {
+    const double abs_error = std::fabs(x - y);
+    const double rel_error = y == 0 ? abs_error : abs_error / std::fabs(y);
+    c.max_abs_error = std::max(c.max_abs_error, abs_error);
+    c.max_rel_error = std::max(c.max_rel_error, rel_error);
+    match = abs_error <= tolerance.abs + tolerance.rel * std::fabs(y);
+  }
+  if (!match) {
+    if (c.mismatches == 0) {
+      c.first_mismatch = absl::StrCat("element ", IndexText(shape, i),
+                                      ": got ", x, ", expected ", y);
+    }
+    ++c.mismatches;
+  }
+}
+
 }  // namespace
 
 Tolerance DefaultTolerance(PrimitiveType type) {
@@ -45,8 +71,16 @@ Tolerance DefaultTolerance(PrimitiveType type) {
     case PrimitiveType::kBF16:
       return {1e-2, 4e-2};
     default:
-      return {0, 0};
+      break;
   }
+  if (IsMinifloat(type)) {
+    // One unit in the last place: a result computed in f32 by a different
+    // (equally accurate) method may round to the neighbouring value.
+    const MinifloatFormat& f = GetMinifloatFormat(type);
+    const double smallest = std::ldexp(1.0, 1 - f.bias - f.mantissa_bits);
+    return {smallest, std::ldexp(1.0, -f.mantissa_bits)};
+  }
+  return {0, 0};
 }
 
 Comparison CompareLiterals(const Literal& actual, const Literal& expected,
@@ -56,6 +90,15 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
   Comparison c;
   c.elements = expected.element_count();
   const PrimitiveType type = expected.shape().element_type();
+  if (IsNarrowType(type)) {
+    // Decoded from the low bits, so any high bits a writer leaves do not
+    // count.
+    for (int64_t i = 0; i < c.elements; ++i) {
+      Check(c, expected.shape(), i, NarrowToDouble(type, actual.raw()[i]),
+            NarrowToDouble(type, expected.raw()[i]), tolerance);
+    }
+    return c;
+  }
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
     if constexpr (!std::is_same_v<C, std::complex<float>> &&
@@ -63,28 +106,8 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
       auto a = actual.data<C>();
       auto e = expected.data<C>();
       for (int64_t i = 0; i < c.elements; ++i) {
-        const double x = AsDouble(a[i]);
-        const double y = AsDouble(e[i]);
-        bool match;
-        if (std::isnan(x) || std::isnan(y)) {
-          match = std::isnan(x) && std::isnan(y);
-        } else if (std::isinf(x) || std::isinf(y)) {
-          match = x == y;
-        } else {
-          const double abs_error = std::fabs(x - y);
-          const double rel_error = y == 0 ? abs_error : abs_error / std::fabs(y);
-          c.max_abs_error = std::max(c.max_abs_error, abs_error);
-          c.max_rel_error = std::max(c.max_rel_error, rel_error);
-          match = abs_error <= tolerance.abs + tolerance.rel * std::fabs(y);
-        }
-        if (!match) {
-          if (c.mismatches == 0) {
-            c.first_mismatch =
-                absl::StrCat("element ", IndexText(expected.shape(), i),
-                             ": got ", x, ", expected ", y);
-          }
-          ++c.mismatches;
-        }
+        Check(c, expected.shape(), i, AsDouble(a[i]), AsDouble(e[i]),
+              tolerance);
       }
     }
   });

@@ -18,6 +18,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/support/file_io.h"
 #include "compiler/support/status_macros.h"
@@ -195,12 +197,31 @@ absl::StatusOr<Literal> ReadLeaf(const std::string& file, const Shape& shape,
   return ReadNpyFor(bytes, file, shape, label);
 }
 
+// Narrow types (one byte each): sub-byte integers over their whole range,
+// minifloats from [-1, 1) rounded (f8e8m0fnu, which has no negative values
+// and no zero, from (0, 2]).
+void FillNarrow(Literal& lit, std::mt19937_64& rng) {
+  const PrimitiveType t = lit.shape().element_type();
+  uint8_t* data = lit.mutable_raw();
+  for (int64_t i = 0; i < lit.element_count(); ++i) {
+    if (IsSubByteInt(t)) {
+      data[i] = WrapSubByteInt(t, static_cast<int64_t>(rng() >> 60));
+    } else if (GetMinifloatFormat(t).has_sign) {
+      data[i] = DoubleToMinifloat(t, 2 * Unit(rng) - 1);
+    } else {
+      data[i] = DoubleToMinifloat(t, 2 - 2 * Unit(rng));
+    }
+  }
+}
+
 }  // namespace
 
 Literal RandomLiteral(const Shape& shape, uint64_t seed, uint64_t stream) {
   std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + stream);
   Literal lit(shape);
-  if (shape.IsArray()) {
+  if (shape.IsArray() && IsNarrowType(shape.element_type())) {
+    FillNarrow(lit, rng);
+  } else if (shape.IsArray()) {
     DispatchComputableType(shape.element_type(),
                            [&]<PrimitiveType P>() { Fill<P>(lit, rng); });
   }
@@ -265,7 +286,8 @@ absl::StatusOr<std::vector<Literal>> BindInputs(const Computation& entry,
             "; give --input ", LeafName(p, path),
             "=FILE.npy or --random-inputs SEED"));
       }
-      if (!IsComputableType(leaf->element_type())) {
+      if (!IsComputableType(leaf->element_type()) &&
+          !IsNarrowType(leaf->element_type())) {
         return absl::InvalidArgumentError(absl::StrCat(
             "cannot make random values of unsupported element type ",
             Sv(PrimitiveTypeName(leaf->element_type())), " for ",

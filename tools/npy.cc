@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/ir/narrow_type.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -210,7 +211,15 @@ void FortranToRowMajor(const std::vector<int64_t>& dims, int elem_bytes,
   }
 }
 
+// The one-byte type whose file holds narrow type t: the sub-byte integer's
+// value (int8 for s2/s4, uint8 for u2/u4), or a minifloat's bits (uint8, as
+// ml_dtypes stores them).
+PrimitiveType NpyTypeOfNarrow(PrimitiveType t) {
+  return IsSignedInt(t) ? PrimitiveType::kS8 : PrimitiveType::kU8;
+}
+
 std::string DescrFor(PrimitiveType t) {
+  if (IsNarrowType(t)) t = NpyTypeOfNarrow(t);
   for (const TypeCode& tc : kTypeCodes) {
     if (tc.type != t) continue;
     if (t == PrimitiveType::kBF16) return "<u2";
@@ -292,7 +301,25 @@ absl::StatusOr<Literal> ReadNpyFor(std::string_view bytes,
   // A bf16 parameter accepts raw uint16 bits, and a void-2 file fits bf16.
   bool bf16_bits = expected.element_type() == PrimitiveType::kBF16 &&
                    (got == PrimitiveType::kU16 || got == PrimitiveType::kBF16);
-  if ((got != expected.element_type() && !bf16_bits) ||
+  const PrimitiveType want = expected.element_type();
+  const bool narrow = IsNarrowType(want) && got == NpyTypeOfNarrow(want);
+  if (narrow) {
+    // Each byte must be a value (or encoding) of the narrow type: s4 -8..7,
+    // u4 0..15, f4e2m1fn 0x00..0x0f.
+    for (int64_t i = 0; i < literal.raw_size(); ++i) {
+      const uint8_t b = literal.raw()[i];
+      if (CanonicalNarrowBits(want, b) != b) {
+        return NpyError(
+            filename,
+            absl::StrCat("element ", i, " (",
+                         got == PrimitiveType::kS8 ? static_cast<int>(
+                                                         static_cast<int8_t>(b))
+                                                   : static_cast<int>(b),
+                         ") is out of range for ", Sv(PrimitiveTypeName(want))));
+      }
+    }
+  }
+  if ((got != want && !bf16_bits && !narrow) ||
       literal.shape().dimensions() != expected.dimensions()) {
     std::string got_text = literal.shape().ToString(false);
     if (got == PrimitiveType::kBF16) got_text += " (2-byte void)";

@@ -117,6 +117,40 @@ TEST(NpyTest, WrongDtypeOrShapeForParameter) {
             "holds s32[2]");
 }
 
+TEST(NpyTest, NarrowTypesAreOneBytePerElement) {
+  // s4 is written as int8 values, f8e4m3fn as its uint8 bits.
+  Literal s4(Shape::Array(PrimitiveType::kS4, {3}));
+  const uint8_t values[] = {0xf8, 0x07, 0xff};  // -8, 7, -1
+  std::memcpy(s4.mutable_raw(), values, 3);
+  auto file = WriteNpy(s4);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_NE(file->find("'descr': '|i1'"), std::string::npos);
+  auto back = ReadNpyFor(*file, "q.npy", s4.shape(), "parameter 'q' (number 0)");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->BitwiseEquals(s4));
+  Literal f8(Shape::Array(PrimitiveType::kF8E4M3FN, {1}));
+  f8.mutable_raw()[0] = 0x7e;  // 448
+  file = WriteNpy(f8);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_NE(file->find("'descr': '|u1'"), std::string::npos);
+  // 8 is not an s4 value; 0x1f has a bit above f4e2m1fn's four.
+  std::string bad = MakeNpy(
+      "{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }",
+      std::string("\x01\x08", 2));
+  EXPECT_EQ(ReadNpyFor(bad, "q.npy", Shape::Array(PrimitiveType::kS4, {2}),
+                       "parameter 'q' (number 0)")
+                .status()
+                .message(),
+            "q.npy: error: element 1 (8) is out of range for s4");
+  bad = MakeNpy("{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }",
+                std::string("\x1f", 1));
+  EXPECT_EQ(ReadNpyFor(bad, "f.npy", Shape::Array(PrimitiveType::kF4E2M1FN, {1}),
+                       "parameter 'f' (number 0)")
+                .status()
+                .message(),
+            "f.npy: error: element 0 (31) is out of range for f4e2m1fn");
+}
+
 TEST(NpyTest, MalformedFiles) {
   EXPECT_EQ(ReadNpy("hello", "h.npy").status().message(),
             "h.npy: error: not a .npy file (missing \\x93NUMPY magic)");

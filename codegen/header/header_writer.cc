@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "aotc/runtime.h"
+#include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/shape.h"
 #include "compiler/support/check.h"
 #include "compiler/support/strings.h"
@@ -133,6 +135,7 @@ void WriteLeadingComment(const ModelSignature& sig,
                   "\n *\n");
 
   bool any_permuted = false, any_pred = false, any_half = false;
+  bool any_sub_byte = false, any_minifloat = false;
   for (bool results : {false, true}) {
     absl::StrAppend(out, results ? " * Results:\n" : " * Arguments:\n");
     bool none = true;
@@ -153,6 +156,8 @@ void WriteLeadingComment(const ModelSignature& sig,
       any_pred |= t.type == PrimitiveType::kPred;
       any_half |=
           t.type == PrimitiveType::kF16 || t.type == PrimitiveType::kBF16;
+      any_sub_byte |= IsSubByteInt(t.type);
+      any_minifloat |= IsMinifloat(t.type);
     }
     if (none) out->append(" *   (none)\n");
   }
@@ -175,6 +180,17 @@ void WriteLeadingComment(const ModelSignature& sig,
   if (any_half) {
     out->append(
         " * f16 and bf16 elements are their raw 16-bit patterns (uint16_t).\n");
+  }
+  if (any_sub_byte) {
+    out->append(
+        " * s2/s4/u2/u4 elements take one byte each; only the low 2 or 4 bits\n"
+        " * are read, results are written sign-extended (s) or zero-extended "
+        "(u).\n");
+  }
+  if (any_minifloat) {
+    out->append(
+        " * f8/f6/f4 elements are their raw bit patterns, one per byte (the\n"
+        " * low 6 or 4 bits for f6 and f4, zeros above).\n");
   }
   absl::StrAppend(
       out, " *\n * ", sig.name,

@@ -262,6 +262,22 @@ TEST(HeaderWriterTest, PermutedLayoutsAndElementTypeNotes) {
   EXPECT_THAT(plain, Not(HasSubstr("16-bit")));
 }
 
+TEST(HeaderWriterTest, NarrowElementTypeNotes) {
+  ModelSignature sig = Tiny();
+  sig.args[0] = Tensor("q", "q", PrimitiveType::kS4, {4}, {0}, 1);
+  sig.results[0] = Tensor("result0", "", PrimitiveType::kF8E4M3FN, {4}, {0}, 1);
+  std::string header = GenerateHeader(sig);
+  // s4 is int8_t, one per byte; f8 is its bits in a uint8_t.
+  EXPECT_THAT(header,
+              HasSubstr("    const int8_t* q,\n    uint8_t* result0,\n"));
+  EXPECT_THAT(header, HasSubstr(" * s2/s4/u2/u4 elements take one byte each"));
+  EXPECT_THAT(header, HasSubstr(" * f8/f6/f4 elements are their raw bit "
+                                "patterns, one per byte"));
+  std::string plain = GenerateHeader(Tiny());
+  EXPECT_THAT(plain, Not(HasSubstr("s2/s4/u2/u4")));
+  EXPECT_THAT(plain, Not(HasSubstr("f8/f6/f4")));
+}
+
 TEST(HeaderWriterTest, ScalarsHaveNoDimsMacro) {
   std::string header = GenerateHeader(Tiny());
   EXPECT_THAT(header, HasSubstr("#define TINY_RESULT0_RANK 0\n"));

@@ -8,6 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/shape.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
@@ -243,6 +245,11 @@ std::optional<std::string_view> CTypeName(PrimitiveType type) {
     case PrimitiveType::kF64:
       return "double";
     default:
+      // Narrow types: one element per byte (compiler/ir/narrow_type.h).
+      if (IsSubByteInt(type)) {
+        return IsSignedInt(type) ? "int8_t" : "uint8_t";
+      }
+      if (IsMinifloat(type)) return "uint8_t";
       return std::nullopt;
   }
 }

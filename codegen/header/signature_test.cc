@@ -92,14 +92,18 @@ TEST(SignatureTest, CTypes) {
       {P::kU16, "uint16_t"}, {P::kU32, "uint32_t"},  {P::kU64, "uint64_t"},
       {P::kF16, "uint16_t"}, {P::kBF16, "uint16_t"}, {P::kF32, "float"},
       {P::kF64, "double"},
+      // Narrow types take a byte each (compiler/ir/narrow_type.h).
+      {P::kS4, "int8_t"},    {P::kS2, "int8_t"},     {P::kU4, "uint8_t"},
+      {P::kU2, "uint8_t"},   {P::kF8E5M2, "uint8_t"}, {P::kF8E4M3FN, "uint8_t"},
+      {P::kF4E2M1FN, "uint8_t"},
   };
   for (const auto& [type, c_type] : expected) {
     ASSERT_TRUE(CTypeName(type).has_value()) << PrimitiveTypeName(type);
     EXPECT_EQ(*CTypeName(type), c_type) << PrimitiveTypeName(type);
   }
   for (P type :
-       {P::kS4, P::kU4, P::kS2, P::kU1, P::kF8E5M2, P::kF8E4M3FN, P::kF4E2M1FN,
-        P::kC64, P::kC128, P::kToken, P::kOpaque, P::kTuple, P::kInvalid}) {
+       {P::kU1, P::kS1, P::kC64, P::kC128, P::kToken, P::kOpaque, P::kTuple,
+        P::kInvalid}) {
     EXPECT_FALSE(CTypeName(type).has_value()) << PrimitiveTypeName(type);
   }
 }
@@ -292,7 +296,7 @@ TEST(SignatureErrorTest, ParametersThatAreNotArrays) {
 }
 
 TEST(SignatureErrorTest, ElementTypesWithoutCType) {
-  for (const char* type : {"c64", "s4", "u2", "f8e4m3fn", "c128"}) {
+  for (const char* type : {"c64", "s1", "u1", "c128"}) {
     std::string line = absl::StrCat("  v = ", type, "[4] parameter(0)");
     EXPECT_EQ(
         SignatureError(absl::StrCat("HloModule m\nENTRY e {\n", line,
@@ -302,6 +306,17 @@ TEST(SignatureErrorTest, ElementTypesWithoutCType) {
                              ", which has no C type"),
                 line));
   }
+}
+
+TEST(SignatureErrorTest, PackedSubByteLayout) {
+  // E(4) packs two s4 elements per byte; the C interface has one per byte.
+  EXPECT_EQ(SignatureError("HloModule m\nENTRY e {\n"
+                           "  w = s4[8]{0:E(4)} parameter(0)\n"
+                           "  ROOT r = f32[] constant(1)\n}\n"),
+            Located(3, 3,
+                    "parameter 'w' has layout {0:E(4)}; only dimension "
+                    "permutations are supported",
+                    "  w = s4[8]{0:E(4)} parameter(0)"));
 }
 
 TEST(SignatureErrorTest, TiledLayout) {

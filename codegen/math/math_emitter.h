@@ -16,6 +16,7 @@
 #ifndef AOTC_CODEGEN_MATH_MATH_EMITTER_H_
 #define AOTC_CODEGEN_MATH_MATH_EMITTER_H_
 
+#include "compiler/ir/minifloat.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Value.h"
 
@@ -63,6 +64,18 @@ llvm::Value* EmitDoubleToHalf(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* EmitBF16ToFloat(llvm::IRBuilderBase& b, llvm::Value* bits);
 llvm::Value* EmitFloatToBF16(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* EmitDoubleToBF16(llvm::IRBuilderBase& b, llvm::Value* x);
+
+// The 8-, 6- and 4-bit float formats are stored as their bits in the low
+// bits of an i8 (zeros above). Decoding gives the exact float, a NaN as the
+// quiet NaN with the encoding's sign (the fnuz NaN 0x80 as +NaN). Encoding a
+// float or double rounds once to nearest even with DoubleToMinifloat's
+// rules (compiler/ir/minifloat.h): overflow to inf, NaN or the largest
+// finite value as the format has them, no negative zero in fnuz formats,
+// negative values NaN in f8e8m0fnu. Scalars or fixed vectors.
+llvm::Value* EmitMinifloatToFloat(llvm::IRBuilderBase& b, llvm::Value* bits,
+                                  const MinifloatFormat& format);
+llvm::Value* EmitToMinifloat(llvm::IRBuilderBase& b, llvm::Value* x,
+                             const MinifloatFormat& format);
 
 }  // namespace aotc::codegen
 

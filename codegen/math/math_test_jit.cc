@@ -63,6 +63,8 @@ llvm::Type* ElemType(llvm::LLVMContext& ctx, Elem e) {
       return llvm::Type::getDoubleTy(ctx);
     case Elem::kI16:
       return llvm::Type::getInt16Ty(ctx);
+    case Elem::kI8:
+      return llvm::Type::getInt8Ty(ctx);
   }
   return nullptr;
 }

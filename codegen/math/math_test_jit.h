@@ -20,7 +20,7 @@
 
 namespace aotc::codegen::math_test {
 
-enum class Elem { kF32, kF64, kI16 };
+enum class Elem { kF32, kF64, kI16, kI8 };
 
 // The host CPU with all its features, or the x86-64 baseline (SSE2, no FMA,
 // no SSE4.1, no F16C) where the process runs on x86-64.

@@ -28,6 +28,7 @@
 #include "absl/container/inlined_vector.h"
 #include "compiler/evaluator/evaluator_plan.h"
 #include "compiler/evaluator/kernels.h"
+#include "compiler/evaluator/narrow.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -76,6 +77,7 @@ class Evaluator {
 
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   eval::CallFn call_;
+  eval::NarrowEvaluator narrow_;
   int depth_ = 0;
   const int64_t max_work_;  // 0: unlimited
   int64_t work_ = 0;
@@ -260,6 +262,13 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
 
 absl::StatusOr<Literal> Evaluator::Dispatch(const Instruction& inst,
                                             eval::Operands operands) {
+  if (eval::NeedsNarrowEvaluation(inst)) {
+    // The widened instruction has no narrow types, so this does not recurse.
+    return narrow_.Eval(inst, operands,
+                        [this](const Instruction& wide, eval::Operands ops) {
+                          return Dispatch(wide, ops);
+                        });
+  }
   switch (inst.opcode()) {
     case Opcode::kCall:
       return Call(*inst.to_apply(), operands, &inst);

@@ -9,11 +9,17 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "compiler/ir/custom_call_targets.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/strings.h"
 
 namespace aotc::eval {
 namespace {
+
+// The computable types plus the narrow ones, which narrow.h widens.
+bool IsEvaluatorType(PrimitiveType t) {
+  return IsComputableType(t) || IsNarrowType(t);
+}
 
 std::string UnsupportedTypeMessage(PrimitiveType t) {
   return absl::StrCat("unsupported element type ", Sv(PrimitiveTypeName(t)));
@@ -27,14 +33,14 @@ absl::Status Refusal(const Instruction& inst) {
                                 "' is not supported by the evaluator"));
   }
   for (const Shape* leaf : inst.shape().Leaves()) {
-    if (!IsComputableType(leaf->element_type())) {
+    if (!IsEvaluatorType(leaf->element_type())) {
       return ErrorAt(inst.location(),
                      UnsupportedTypeMessage(leaf->element_type()));
     }
   }
   for (const Instruction* operand : inst.operands()) {
     for (const Shape* leaf : operand->shape().Leaves()) {
-      if (!IsComputableType(leaf->element_type())) {
+      if (!IsEvaluatorType(leaf->element_type())) {
         return ErrorAt(inst.location(),
                        UnsupportedTypeMessage(leaf->element_type()));
       }

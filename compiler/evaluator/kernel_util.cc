@@ -8,6 +8,8 @@
 #include <string>
 
 #include "compiler/evaluator/linalg_internal.h"
+#include "compiler/evaluator/narrow.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/ir/primitive_type.h"
 #include "compiler/support/check.h"
@@ -46,7 +48,7 @@ bool IsScalarOf(const Shape& shape, PrimitiveType type) {
 }  // namespace
 
 absl::Status CheckComputableType(const Instruction& inst, PrimitiveType type) {
-  if (IsComputableType(type)) return absl::OkStatus();
+  if (IsComputableType(type) || IsNarrowType(type)) return absl::OkStatus();
   return ErrorAt(inst.location(),
                  absl::StrCat("element type ", Sv(PrimitiveTypeName(type)),
                               " is not supported by the evaluator"));
@@ -215,6 +217,10 @@ void ConvertElementInto(const Literal& from, int64_t from_index, Literal& to,
   const PrimitiveType to_type = to.shape().element_type();
   if (from_type == to_type) {
     CopyElement(from, from_index, to, to_index);
+    return;
+  }
+  if (IsNarrowType(from_type) || IsNarrowType(to_type)) {
+    ConvertNarrowElement(from, from_index, to, to_index);
     return;
   }
   const bool dispatched =

@@ -53,10 +53,10 @@ inline bool IsArrayType(PrimitiveType t) {
   return t != PrimitiveType::kToken && t != PrimitiveType::kOpaque &&
          t != PrimitiveType::kTuple && t != PrimitiveType::kInvalid;
 }
-// Element types whose arithmetic the evaluator and code generator implement:
-// pred, s8..s64, u8..u64, f16, bf16, f32, f64, c64, c128. (Codegen further
-// excludes complex.) Sub-byte integers and the f8/f6/f4 families can be parsed,
-// printed and moved around but not computed with.
+// Types with a native C++ type whose arithmetic the evaluator's kernels do:
+// pred, s8..s64, u8..u64, f16, bf16, f32, f64, c64, c128 (codegen: no complex).
+// s2, s4, u2, u4 and the f8/f6/f4 families are computed by widening to these
+// (narrow_type.h); s1 and u1 can be parsed, printed and moved around only.
 bool IsComputableType(PrimitiveType t);
 
 }  // namespace aotc
