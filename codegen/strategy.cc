@@ -9,6 +9,7 @@
 #include "codegen/dot_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
+#include "codegen/scatter_emitter.h"
 #include "codegen/sort_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
@@ -123,6 +124,7 @@ const std::vector<Strategy>& Strategies() {
           {"row-dot", PlanRowDot},
           {"reduce-loop", PlanReduceLoop},
           {"sort", PlanSort},
+          {"scatter", PlanScatter},
           {"variadic-reduce", PlanVariadicReduce},
           {"element-loops", PlanElementLoops},
       };
