@@ -10,6 +10,7 @@
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
 #include "codegen/scatter_emitter.h"
+#include "codegen/select_and_scatter_emitter.h"
 #include "codegen/sort_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
@@ -125,6 +126,7 @@ const std::vector<Strategy>& Strategies() {
           {"reduce-loop", PlanReduceLoop},
           {"sort", PlanSort},
           {"scatter", PlanScatter},
+          {"select-and-scatter", PlanSelectAndScatter},
           {"variadic-reduce", PlanVariadicReduce},
           {"element-loops", PlanElementLoops},
       };
