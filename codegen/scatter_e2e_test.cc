@@ -51,9 +51,9 @@ void RunBoth(const std::string& hlo, const std::vector<Literal>& args,
     ASSERT_EQ(results->size(), leaves.size());
     check(*results);
     for (size_t k = 0; k < leaves.size(); ++k) {
-      const Comparison c = CompareLiterals(
-          (*results)[k], *leaves[k],
-          DefaultTolerance(leaves[k]->shape().element_type()));
+      const Comparison c =
+          CompareLiterals((*results)[k], *leaves[k],
+                          DefaultTolerance(leaves[k]->shape().element_type()));
       EXPECT_TRUE(c.ok()) << "result " << k << ": " << c.mismatches
                           << " mismatches with the evaluator; first "
                           << c.first_mismatch;
@@ -118,10 +118,10 @@ TEST(ScatterE2eTest, ReplacementCombinerLastUpdateWins) {
   const std::string set = R"(
 set { a = f32[] parameter(0)  ROOT b = f32[] parameter(1) }
 )";
-  RunBoth(RowScatter(set, "set"),
-          {Grid(4, 3), Vec<P::kS32>({2, 0, 2}), RowUpdates()},
-          Expect<P::kF32>(
-              {200, 201, 202, 10, 11, 12, 300, 301, 302, 30, 31, 32}));
+  RunBoth(
+      RowScatter(set, "set"),
+      {Grid(4, 3), Vec<P::kS32>({2, 0, 2}), RowUpdates()},
+      Expect<P::kF32>({200, 201, 202, 10, 11, 12, 300, 301, 302, 30, 31, 32}));
 }
 
 TEST(ScatterE2eTest, UpdatesApplyScatterPositionByScatterPosition) {
@@ -156,9 +156,10 @@ std::string WindowScatter(int n, const std::string& index_type) {
   return std::string("HloModule m\n") + kAddF32 + R"(
 ENTRY e {
   x = f32[4,4] parameter(0)
-  idx = )" + index_type +
-         "[" + count + R"(,2] parameter(1)
-  upd = f32[)" + count +
+  idx = )" +
+         index_type + "[" + count + R"(,2] parameter(1)
+  upd = f32[)" +
+         count +
          R"(,2,2] parameter(2)
   ROOT s = f32[4,4] scatter(x, idx, upd), update_window_dims={1,2},
       inserted_window_dims={}, scatter_dims_to_operand_dims={0,1},
@@ -180,12 +181,12 @@ TEST(ScatterE2eTest, WindowsNotInsideTheOperandAreSkipped) {
   //   (-1, 1) skipped
   //   (0, 3) skipped
   //   (0, 0) inside: +500 on x[0..1][0..1]
-  RunBoth(WindowScatter(5, "s32"),
-          {Grid(4, 4),
-           MakeArray<P::kS32>({5, 2}, {2, 2, 3, 0, -1, 1, 0, 3, 0, 0}),
-           WindowUpdates(5)},
-          Expect<P::kF32>({500, 501, 2, 3, 510, 511, 12, 13, 20, 21, 122, 123,
-                           30, 31, 132, 133}));
+  RunBoth(
+      WindowScatter(5, "s32"),
+      {Grid(4, 4), MakeArray<P::kS32>({5, 2}, {2, 2, 3, 0, -1, 1, 0, 3, 0, 0}),
+       WindowUpdates(5)},
+      Expect<P::kF32>({500, 501, 2, 3, 510, 511, 12, 13, 20, 21, 122, 123, 30,
+                       31, 132, 133}));
 }
 
 TEST(ScatterE2eTest, ExtremeIndicesAreSkipped) {
@@ -219,8 +220,8 @@ TEST(ScatterE2eTest, ExtremeS64AndU64IndicesAreSkipped) {
           {Grid(4, 4),
            MakeArray<P::kU64>({3, 2}, {kU64Max, 0, 0, uint64_t{1} << 63, 0, 2}),
            WindowUpdates(3)},
-          Expect<P::kF32>({0, 1, 302, 303, 10, 11, 312, 313, 20, 21, 22, 23,
-                           30, 31, 32, 33}));
+          Expect<P::kF32>({0, 1, 302, 303, 10, 11, 312, 313, 20, 21, 22, 23, 30,
+                           31, 32, 33}));
 }
 
 TEST(ScatterE2eTest, U8IndicesAreUnsigned) {
@@ -274,14 +275,15 @@ ENTRY e {
       update_window_dims={}, inserted_window_dims={0},
       scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=keep_max
 })";
-  RunBoth(hlo,
-          {Vec<P::kS32>({5, 5, 5, 5}), Vec<P::kF32>({0, 0, 0, 0}),
-           Vec<P::kS32>({1, 1, 3, 1}), Vec<P::kS32>({7, 9, 2, 8}),
-           Vec<P::kF32>({10, 20, 30, 40})},
-          [](const std::vector<Literal>& r) {
-            EXPECT_EQ(Values<P::kS32>(r[0]), (std::vector<int32_t>{5, 9, 5, 5}));
-            EXPECT_EQ(Values<P::kF32>(r[1]), (std::vector<float>{0, 20, 0, 0}));
-          });
+  RunBoth(
+      hlo,
+      {Vec<P::kS32>({5, 5, 5, 5}), Vec<P::kF32>({0, 0, 0, 0}),
+       Vec<P::kS32>({1, 1, 3, 1}), Vec<P::kS32>({7, 9, 2, 8}),
+       Vec<P::kF32>({10, 20, 30, 40})},
+      [](const std::vector<Literal>& r) {
+        EXPECT_EQ(Values<P::kS32>(r[0]), (std::vector<int32_t>{5, 9, 5, 5}));
+        EXPECT_EQ(Values<P::kF32>(r[1]), (std::vector<float>{0, 20, 0, 0}));
+      });
 }
 
 // x[b][i] = 10 b + i over f32[2,4]: batch b of the indices picks elements
@@ -385,12 +387,10 @@ ENTRY e {
   init = (s32[], f32[4]) tuple(zero, x)
   ROOT w = (s32[], f32[4]) while(init), condition=cond, body=body
 })";
-  RunBoth(hlo, {Vec<P::kF32>({1, 2, 3, 4})},
-          [](const std::vector<Literal>& r) {
-            EXPECT_EQ(Values<P::kS32>(r[0]), std::vector<int32_t>{3});
-            EXPECT_EQ(Values<P::kF32>(r[1]),
-                      (std::vector<float>{23, 35, 47, 4}));
-          });
+  RunBoth(hlo, {Vec<P::kF32>({1, 2, 3, 4})}, [](const std::vector<Literal>& r) {
+    EXPECT_EQ(Values<P::kS32>(r[0]), std::vector<int32_t>{3});
+    EXPECT_EQ(Values<P::kF32>(r[1]), (std::vector<float>{23, 35, 47, 4}));
+  });
 }
 
 TEST(ScatterE2eTest, PlanIsSerialWithoutScratch) {
@@ -437,7 +437,8 @@ std::string MaxPoolGradient(const std::string& operand,
 ge { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=GE }
 add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }
 ENTRY e {
-  x = )" + operand +
+  x = )" +
+         operand +
          R"( parameter(0)
   src = )" +
          source + R"( parameter(1)
@@ -455,11 +456,12 @@ TEST(SelectAndScatterE2eTest, MaxPoolGradient2x2Stride2) {
   //       2 6 1 7               {1,1,1,7} -> 7 at (3,3)
   // src = {10, 20, 30, 40} lands there; the rest is init 0. (With a GT
   // select the tie would go to (1,2).)
-  RunBoth(MaxPoolGradient("f32[4,4]", "f32[2,2]", "size=2x2 stride=2x2"),
-          {MakeArray<P::kF32>({4, 4},
-                              {1, 5, 2, 8, 3, 4, 8, 1, 9, 0, 1, 1, 2, 6, 1, 7}),
-           MakeArray<P::kF32>({2, 2}, {10, 20, 30, 40}), Scalar<P::kF32>(0)},
-          Expect<P::kF32>({0, 10, 0, 20, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 40}));
+  RunBoth(
+      MaxPoolGradient("f32[4,4]", "f32[2,2]", "size=2x2 stride=2x2"),
+      {MakeArray<P::kF32>({4, 4},
+                          {1, 5, 2, 8, 3, 4, 8, 1, 9, 0, 1, 1, 2, 6, 1, 7}),
+       MakeArray<P::kF32>({2, 2}, {10, 20, 30, 40}), Scalar<P::kF32>(0)},
+      Expect<P::kF32>({0, 10, 0, 20, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 40}));
 }
 
 TEST(SelectAndScatterE2eTest, OverlappingWindowsSelectAnElementTwice) {
@@ -495,9 +497,9 @@ TEST(SelectAndScatterE2eTest, DilatedPaddedWindowsMatchTheEvaluator) {
   std::vector<float> x(63), src(28);
   for (int i = 0; i < 63; ++i) x[i] = static_cast<float>((i * 37) % 23);
   for (int i = 0; i < 28; ++i) src[i] = static_cast<float>(i + 1);
-  ExpectMatchesEvaluator(hlo, {MakeArray<P::kF32>({7, 9}, x),
-                               MakeArray<P::kF32>({7, 4}, src),
-                               Scalar<P::kF32>(0)});
+  ExpectMatchesEvaluator(
+      hlo, {MakeArray<P::kF32>({7, 9}, x), MakeArray<P::kF32>({7, 4}, src),
+            Scalar<P::kF32>(0)});
 }
 
 TEST(SelectAndScatterE2eTest, PlanIsSerialWithoutScratch) {

@@ -16,7 +16,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "codegen/ir_types.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -77,9 +76,9 @@ absl::Status ClaimDims(const Instruction& inst, const char* name,
                                              ", outside [0, ", bound, ")"));
     }
     if (owner[d] != nullptr) {
-      return ScatterError(inst, absl::StrCat(prefix, " names dimension ", d,
-                                             ", which ", owner[d],
-                                             " names too"));
+      return ScatterError(
+          inst, absl::StrCat(prefix, " names dimension ", d, ", which ",
+                             owner[d], " names too"));
     }
     owner[d] = name;
   }
@@ -98,9 +97,9 @@ absl::Status CheckOperands(const Instruction& inst, ScatterPlan& plan) {
   }
   for (const Instruction* o : inst.operands()) {
     if (!o->shape().IsArray()) {
-      return ScatterError(inst, absl::StrCat("operand of shape ",
-                                             o->shape().ToString(false),
-                                             ", expected an array"));
+      return ScatterError(
+          inst, absl::StrCat("operand of shape ", o->shape().ToString(false),
+                             ", expected an array"));
     }
   }
   const int n = (count - 1) / 2;
@@ -110,8 +109,9 @@ absl::Status CheckOperands(const Instruction& inst, ScatterPlan& plan) {
   const std::vector<const Shape*> results = inst.shape().Leaves();
   if (static_cast<int>(results.size()) != n ||
       (n > 1 && (!inst.shape().IsTuple() || inst.shape().tuple_size() != n))) {
-    return ScatterError(inst, absl::StrCat("result ", inst.shape().ToString(false),
-                                           " does not hold ", n, " arrays"));
+    return ScatterError(inst,
+                        absl::StrCat("result ", inst.shape().ToString(false),
+                                     " does not hold ", n, " arrays"));
   }
   for (int k = 0; k < n; ++k) {
     const Shape& op = inst.operand(k)->shape();
@@ -122,8 +122,8 @@ absl::Status CheckOperands(const Instruction& inst, ScatterPlan& plan) {
         !results[k]->SameDimensions(op) ||
         results[k]->element_type() != op.element_type()) {
       return ScatterError(
-          inst, absl::StrCat("operand ", k, " ", op.ToString(false), ", updates ",
-                             upd.ToString(false), " and result ",
+          inst, absl::StrCat("operand ", k, " ", op.ToString(false),
+                             ", updates ", upd.ToString(false), " and result ",
                              results[k]->ToString(false),
                              " do not match the first operand ",
                              operand.ToString(false), " and updates ",
@@ -179,11 +179,11 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
   plan.vector_size = ivd == q ? 1 : indices.dimensions(ivd);
   if (static_cast<int64_t>(s.scatter_dims_to_operand_dims.size()) !=
       plan.vector_size) {
-    return ScatterError(
-        inst, absl::StrCat("scatter_dims_to_operand_dims=",
-                           BracedList(s.scatter_dims_to_operand_dims),
-                           " does not match index vectors of ",
-                           plan.vector_size, " components"));
+    return ScatterError(inst,
+                        absl::StrCat("scatter_dims_to_operand_dims=",
+                                     BracedList(s.scatter_dims_to_operand_dims),
+                                     " does not match index vectors of ",
+                                     plan.vector_size, " components"));
   }
   plan.start_dims = s.scatter_dims_to_operand_dims;
   // Inserted and batching operand dimensions are disjoint, and so are the
@@ -212,10 +212,9 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
     const int64_t d = s.update_window_dims[k];
     if (d < 0 || d >= u || (k > 0 && d <= s.update_window_dims[k - 1])) {
       return ScatterError(
-          inst, absl::StrCat("update_window_dims=",
-                             BracedList(s.update_window_dims),
-                             " is not an ascending list of dimensions below ",
-                             u));
+          inst,
+          absl::StrCat("update_window_dims=", BracedList(s.update_window_dims),
+                       " is not an ascending list of dimensions below ", u));
     }
   }
   for (int64_t d = 0; d < u; ++d) {
@@ -227,21 +226,21 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
   if (plan.update_window_dims.size() != plan.operand_window_dims.size() ||
       plan.update_scatter_dims.size() != plan.indices_batch_dims.size()) {
     return ScatterError(
-        inst, absl::StrCat("update_window_dims=",
-                           BracedList(s.update_window_dims),
-                           " does not fit an operand of rank ", r, " with ",
-                           plan.operand_window_dims.size(),
-                           " window dimensions, indices of rank ", q,
-                           " and updates of rank ", u));
+        inst,
+        absl::StrCat("update_window_dims=", BracedList(s.update_window_dims),
+                     " does not fit an operand of rank ", r, " with ",
+                     plan.operand_window_dims.size(),
+                     " window dimensions, indices of rank ", q,
+                     " and updates of rank ", u));
   }
   for (size_t k = 0; k < plan.update_scatter_dims.size(); ++k) {
     const int64_t d = plan.update_scatter_dims[k];
     const int64_t want = indices.dimensions(plan.indices_batch_dims[k]);
     if (updates.dimensions(d) != want) {
-      return ScatterError(inst, absl::StrCat("updates dimension ", d,
-                                             " has size ",
-                                             updates.dimensions(d),
-                                             ", the indices have ", want));
+      return ScatterError(
+          inst,
+          absl::StrCat("updates dimension ", d, " has size ",
+                       updates.dimensions(d), ", the indices have ", want));
     }
     plan.scatter_sizes.push_back(want);
   }
@@ -251,10 +250,10 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
     const int64_t size = updates.dimensions(plan.update_window_dims[k]);
     if (size > operand.dimensions(d)) {
       return ScatterError(
-          inst, absl::StrCat("updates window dimension ",
-                             plan.update_window_dims[k], " has size ", size,
-                             ", larger than operand dimension ", d, " of size ",
-                             operand.dimensions(d)));
+          inst,
+          absl::StrCat("updates window dimension ", plan.update_window_dims[k],
+                       " has size ", size, ", larger than operand dimension ",
+                       d, " of size ", operand.dimensions(d)));
     }
     plan.window_sizes.push_back(size);
     extent[d] = size;
@@ -269,8 +268,7 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
   std::vector<const char*> indices_owner(q, nullptr);
   if (ivd < q) indices_owner[ivd] = "index_vector_dim";
   RETURN_IF_ERROR(ClaimDims(inst, "scatter_indices_batching_dims",
-                            s.scatter_indices_batching_dims, q,
-                            indices_owner));
+                            s.scatter_indices_batching_dims, q, indices_owner));
   for (size_t i = 0; i < s.input_batching_dims.size(); ++i) {
     const int64_t di = s.scatter_indices_batching_dims[i];
     const int64_t dop = s.input_batching_dims[i];
@@ -290,125 +288,141 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
   return plan;
 }
 
-// Emits `if (cond) then()` at the builder's position.
-void If(llvm::IRBuilderBase& b, Value* cond, const std::string& name,
-        const std::function<void()>& then) {
-  llvm::Function* f = b.GetInsertBlock()->getParent();
-  auto* body = llvm::BasicBlock::Create(b.getContext(), name, f);
-  auto* join = llvm::BasicBlock::Create(b.getContext(), name + ".join", f);
-  b.CreateCondBr(cond, body, join);
-  b.SetInsertPoint(body);
-  then();
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-}
+// Emits the loops of one scatter from its plan.
+class ScatterLoops {
+ public:
+  ScatterLoops(const LoopArgs& a, const ScatterPlan& plan)
+      : a_(a),
+        b_(a.b),
+        plan_(plan),
+        indices_(&a.inst.operand(plan.n)->shape()),
+        updates_(&a.inst.operand(plan.n + 1)->shape()),
+        combiner_(*a.inst.called_computations()[0]),
+        emitter_(a.mc, a.b) {}
 
-absl::Status EmitScatter(const LoopArgs& a) {
-  ASSIGN_OR_RETURN(const ScatterPlan plan, MakeScatterPlan(a.inst));
-  llvm::IRBuilderBase& b = a.b;
-  const int n = plan.n;
+  absl::Status Emit() {
+    RETURN_IF_ERROR(CopyOperands());
+    // An operand dimension smaller than the window (a size-0 dimension)
+    // holds no window at all: every update is skipped.
+    for (int64_t limit : plan_.start_limits) {
+      if (limit < 0) return absl::OkStatus();
+    }
+    absl::Status status;
+    EmitBoxLoop(b_, plan_.scatter_sizes, "scatter.update",
+                [&](const std::vector<Value*>& p) {
+                  if (status.ok()) status = Update(p);
+                });
+    return status;
+  }
+
+ private:
   // The outputs start as the operands.
-  absl::Status status;
-  for (int k = 0; k < n && status.ok(); ++k) {
-    const IrArray& out = a.out[k];
-    const Generator& g = a.ops[k][0];
-    EmitArrayLoop(b, out.shape(), a.inst.name(), [&](const Index& index) {
-      if (!status.ok()) return;
-      absl::StatusOr<Value*> v = g(index);
-      if (!v.ok()) {
-        status = v.status();
-        return;
-      }
-      out.Write(b, index, *v);
-    });
+  absl::Status CopyOperands() {
+    absl::Status status;
+    for (int k = 0; k < plan_.n && status.ok(); ++k) {
+      const IrArray& out = a_.out[k];
+      const Generator& g = a_.ops[k][0];
+      EmitArrayLoop(b_, out.shape(), a_.inst.name(), [&](const Index& index) {
+        if (!status.ok()) return;
+        absl::StatusOr<Value*> v = g(index);
+        if (!v.ok()) {
+          status = v.status();
+          return;
+        }
+        out.Write(b_, index, *v);
+      });
+    }
+    return status;
   }
-  RETURN_IF_ERROR(status);
-  // An operand dimension smaller than the window (a size-0 dimension)
-  // holds no window at all: every update is skipped.
-  for (int64_t limit : plan.start_limits) {
-    if (limit < 0) return absl::OkStatus();
-  }
-  const Shape* indices = &a.inst.operand(n)->shape();
-  const PrimitiveType index_type = indices->element_type();
-  const Shape* updates = &a.inst.operand(n + 1)->shape();
-  const int64_t rank = a.out[0].shape().rank();
-  const Computation& combiner = *a.inst.called_computations()[0];
-  ElementalEmitter emitter(a.mc, b);
-  EmitBoxLoop(b, plan.scatter_sizes, "scatter.update",
-              [&](const std::vector<Value*>& p) {
-    if (!status.ok()) return;
+
+  // The window of scatter position `p`, applied when it lies inside.
+  absl::Status Update(const std::vector<Value*>& p) {
     // The window's start: index vector components where the vector names
     // them, the scatter position in batching dimensions, 0 elsewhere.
-    std::vector<Value*> start(rank, b.getInt64(0));
+    std::vector<Value*> start(a_.out[0].shape().rank(), b_.getInt64(0));
     Index at;
-    at.shape = indices;
-    at.multi.assign(indices->rank(), nullptr);
-    for (size_t k = 0; k < plan.indices_batch_dims.size(); ++k) {
-      at.multi[plan.indices_batch_dims[k]] = p[k];
+    at.shape = indices_;
+    at.multi.assign(indices_->rank(), nullptr);
+    for (size_t k = 0; k < plan_.indices_batch_dims.size(); ++k) {
+      at.multi[plan_.indices_batch_dims[k]] = p[k];
     }
-    Value* inside = b.getTrue();
-    for (int64_t j = 0; j < plan.vector_size; ++j) {
-      if (plan.vector_dim >= 0) at.multi[plan.vector_dim] = b.getInt64(j);
-      absl::StatusOr<Value*> v = a.ops[n][0](at);
-      if (!v.ok()) {
-        status = v.status();
-        return;
-      }
+    Value* inside = b_.getTrue();
+    for (int64_t j = 0; j < plan_.vector_size; ++j) {
+      if (plan_.vector_dim >= 0) at.multi[plan_.vector_dim] = b_.getInt64(j);
+      ASSIGN_OR_RETURN(Value * v, a_.ops[plan_.n][0](at));
       // Widened by signedness and compared unsigned: a negative signed
       // start becomes a huge value, as does a u64 start above INT64_MAX,
       // and both lie past every limit.
-      const int64_t d = plan.start_dims[j];
-      Value* wide =
-          b.CreateIntCast(*v, b.getInt64Ty(), IsSignedInt(index_type));
-      inside = b.CreateAnd(
-          inside, b.CreateICmpULE(wide, b.getInt64(plan.start_limits[d])));
+      const int64_t d = plan_.start_dims[j];
+      Value* wide = b_.CreateIntCast(v, b_.getInt64Ty(),
+                                     IsSignedInt(indices_->element_type()));
+      inside = b_.CreateAnd(
+          inside, b_.CreateICmpULE(wide, b_.getInt64(plan_.start_limits[d])));
       start[d] = wide;
     }
     // Batching dimensions pair with indices dimensions of the same size,
     // so their position is always inside.
-    for (size_t i = 0; i < plan.batching_operand_dims.size(); ++i) {
-      start[plan.batching_operand_dims[i]] = p[plan.batching_positions[i]];
+    for (size_t i = 0; i < plan_.batching_operand_dims.size(); ++i) {
+      start[plan_.batching_operand_dims[i]] = p[plan_.batching_positions[i]];
     }
-    If(b, inside, "scatter.inside", [&] {
-      EmitBoxLoop(b, plan.window_sizes, "scatter.window",
-                  [&](const std::vector<Value*>& w) {
-        if (!status.ok()) return;
-        Index o;
-        o.multi = start;
-        Index upd;
-        upd.shape = updates;
-        upd.multi.assign(updates->rank(), nullptr);
-        for (size_t k = 0; k < plan.update_scatter_dims.size(); ++k) {
-          upd.multi[plan.update_scatter_dims[k]] = p[k];
-        }
-        for (size_t k = 0; k < plan.window_sizes.size(); ++k) {
-          Value*& d = o.multi[plan.operand_window_dims[k]];
-          d = b.CreateAdd(d, w[k]);
-          upd.multi[plan.update_window_dims[k]] = w[k];
-        }
-        // out_k[o] = to_apply(out_0[o].., upd_0[upd]..)[k], every current
-        // value read before any is written.
-        std::vector<Value*> args;
-        for (int k = 0; k < n; ++k) args.push_back(a.out[k].Read(b, o));
-        for (int k = 0; k < n; ++k) {
-          absl::StatusOr<Value*> v = a.ops[n + 1 + k][0](upd);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
-          args.push_back(*v);
-        }
-        absl::StatusOr<std::vector<Value*>> r =
-            emitter.CallScalar(combiner, args);
-        if (!r.ok()) {
-          status = r.status();
-          return;
-        }
-        for (int k = 0; k < n; ++k) a.out[k].Write(b, o, (*r)[k]);
-      });
-    });
-  });
-  return status;
+    llvm::Function* f = b_.GetInsertBlock()->getParent();
+    auto* body = llvm::BasicBlock::Create(b_.getContext(), "scatter.inside", f);
+    auto* skip = llvm::BasicBlock::Create(b_.getContext(), "scatter.next", f);
+    b_.CreateCondBr(inside, body, skip);
+    b_.SetInsertPoint(body);
+    absl::Status status;
+    EmitBoxLoop(b_, plan_.window_sizes, "scatter.window",
+                [&](const std::vector<Value*>& w) {
+                  if (status.ok()) status = Combine(p, start, w);
+                });
+    b_.CreateBr(skip);
+    b_.SetInsertPoint(skip);
+    return status;
+  }
+
+  // out_k[start + w] = to_apply(out_0[..].., upd_0[p, w]..)[k] for every
+  // k, every current value read before any is written.
+  absl::Status Combine(const std::vector<Value*>& p,
+                       const std::vector<Value*>& start,
+                       const std::vector<Value*>& w) {
+    Index o;
+    o.multi = start;
+    Index upd;
+    upd.shape = updates_;
+    upd.multi.assign(updates_->rank(), nullptr);
+    for (size_t k = 0; k < plan_.update_scatter_dims.size(); ++k) {
+      upd.multi[plan_.update_scatter_dims[k]] = p[k];
+    }
+    for (size_t k = 0; k < plan_.window_sizes.size(); ++k) {
+      Value*& d = o.multi[plan_.operand_window_dims[k]];
+      d = b_.CreateAdd(d, w[k]);
+      upd.multi[plan_.update_window_dims[k]] = w[k];
+    }
+    const int n = plan_.n;
+    std::vector<Value*> args;
+    for (int k = 0; k < n; ++k) args.push_back(a_.out[k].Read(b_, o));
+    for (int k = 0; k < n; ++k) {
+      ASSIGN_OR_RETURN(Value * v, a_.ops[n + 1 + k][0](upd));
+      args.push_back(v);
+    }
+    ASSIGN_OR_RETURN(std::vector<Value*> r,
+                     emitter_.CallScalar(combiner_, args));
+    for (int k = 0; k < n; ++k) a_.out[k].Write(b_, o, r[k]);
+    return absl::OkStatus();
+  }
+
+  const LoopArgs& a_;
+  llvm::IRBuilderBase& b_;
+  const ScatterPlan& plan_;
+  const Shape* indices_;
+  const Shape* updates_;
+  const Computation& combiner_;
+  ElementalEmitter emitter_;
+};
+
+absl::Status EmitScatter(const LoopArgs& a) {
+  ASSIGN_OR_RETURN(const ScatterPlan plan, MakeScatterPlan(a.inst));
+  return ScatterLoops(a, plan).Emit();
 }
 
 }  // namespace

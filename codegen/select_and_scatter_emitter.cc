@@ -62,8 +62,8 @@ absl::StatusOr<int64_t> WindowCount(const Instruction& inst, int d,
   for (I128 v : {dilated_base, padded, dilated_window, I128{w.pad_low},
                  I128{w.pad_high}, I128{w.stride}}) {
     if (v >= kWindowLimit || v <= -kWindowLimit) {
-      return SasError(inst, absl::StrCat("window dimension ", d,
-                                         " is too large"));
+      return SasError(inst,
+                      absl::StrCat("window dimension ", d, " is too large"));
     }
   }
   if (padded < dilated_window) return 0;
@@ -75,15 +75,17 @@ absl::StatusOr<int64_t> WindowCount(const Instruction& inst, int d,
 // computations' signatures.
 absl::Status CheckSelectAndScatter(const Instruction& inst) {
   if (inst.operand_count() != 3 || inst.called_computations().size() != 2) {
-    return SasError(inst, "expected an operand, a source, an init value and "
-                          "select and scatter computations");
+    return SasError(inst,
+                    "expected an operand, a source, an init value and "
+                    "select and scatter computations");
   }
   const Shape& operand = inst.operand(0)->shape();
   const Shape& source = inst.operand(1)->shape();
   const Shape& init = inst.operand(2)->shape();
   if (!operand.IsArray() || !source.IsArray() || !init.IsScalar()) {
-    return SasError(inst, "expected array operand and source and a scalar "
-                          "init value");
+    return SasError(inst,
+                    "expected array operand and source and a scalar "
+                    "init value");
   }
   const Shape& out = inst.shape();
   if (!out.IsArray() || !out.SameDimensions(operand) ||
@@ -94,9 +96,9 @@ absl::Status CheckSelectAndScatter(const Instruction& inst) {
   }
   const std::vector<WindowDim>& window = inst.attrs().window;
   if (static_cast<int64_t>(window.size()) != operand.rank()) {
-    return SasError(inst, absl::StrCat("window has ", window.size(),
-                                       " dimensions, the operand ",
-                                       operand.rank()));
+    return SasError(inst,
+                    absl::StrCat("window has ", window.size(),
+                                 " dimensions, the operand ", operand.rank()));
   }
   std::vector<int64_t> positions;
   for (int d = 0; d < operand.rank(); ++d) {
@@ -113,10 +115,10 @@ absl::Status CheckSelectAndScatter(const Instruction& inst) {
   const PrimitiveType t = operand.element_type();
   const Computation& select = *inst.called_computations()[0];
   if (!HasSignature(select, {t, t}, PrimitiveType::kPred)) {
-    return SasError(inst, absl::StrCat("select computation '", select.name(),
-                                       "' does not take two ",
-                                       Sv(PrimitiveTypeName(t)),
-                                       " scalars and return a pred"));
+    return SasError(
+        inst, absl::StrCat("select computation '", select.name(),
+                           "' does not take two ", Sv(PrimitiveTypeName(t)),
+                           " scalars and return a pred"));
   }
   const Computation& scatter = *inst.called_computations()[1];
   if (!HasSignature(scatter, {out.element_type(), source.element_type()},
@@ -128,163 +130,162 @@ absl::Status CheckSelectAndScatter(const Instruction& inst) {
   return absl::OkStatus();
 }
 
-// Emits `if (cond) then() else otherwise()` at the builder's position.
-void IfElse(llvm::IRBuilderBase& b, Value* cond, const std::string& name,
-            const std::function<void()>& then,
-            const std::function<void()>& otherwise) {
-  llvm::Function* f = b.GetInsertBlock()->getParent();
-  auto* yes = llvm::BasicBlock::Create(b.getContext(), name, f);
-  auto* no = llvm::BasicBlock::Create(b.getContext(), name + ".else", f);
-  auto* join = llvm::BasicBlock::Create(b.getContext(), name + ".join", f);
-  b.CreateCondBr(cond, yes, no);
-  b.SetInsertPoint(yes);
-  then();
-  b.CreateBr(join);
-  b.SetInsertPoint(no);
-  otherwise();
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
-}
+// Emits the loops of one select-and-scatter.
+class SelectAndScatterLoops {
+ public:
+  explicit SelectAndScatterLoops(const LoopArgs& a)
+      : a_(a),
+        b_(a.b),
+        ctx_(a.b.getContext()),
+        out_(a.out[0]),
+        operand_(&a.inst.operand(0)->shape()),
+        source_(&a.inst.operand(1)->shape()),
+        window_(a.inst.attrs().window),
+        select_(*a.inst.called_computations()[0]),
+        scatter_(*a.inst.called_computations()[1]),
+        emitter_(a.mc, a.b) {}
+
+  absl::Status Emit() {
+    RETURN_IF_ERROR(FillWithInit());
+    // The selection of the current source position: whether there is one,
+    // where, and the operand's value there.
+    has_ = EntryAlloca(b_, b_.getInt1Ty(), "sas.has");
+    value_ = EntryAlloca(b_, ComputeType(ctx_, operand_->element_type()),
+                         "sas.value");
+    for (int d = 0; d < operand_->rank(); ++d) {
+      at_.push_back(EntryAlloca(b_, b_.getInt64Ty(), "sas.at"));
+    }
+    std::vector<int64_t> sizes;
+    for (const WindowDim& w : window_) sizes.push_back(w.size);
+    absl::Status status;
+    EmitBoxLoop(b_, source_->dimensions(), "sas.source",
+                [&](const std::vector<Value*>& s) {
+                  if (!status.ok()) return;
+                  b_.CreateStore(b_.getFalse(), has_);
+                  EmitBoxLoop(b_, sizes, "sas.window",
+                              [&](const std::vector<Value*>& w) {
+                                if (status.ok()) status = Candidate(s, w);
+                              });
+                  if (status.ok()) status = Scatter(s);
+                });
+    return status;
+  }
+
+ private:
+  absl::Status FillWithInit() {
+    const Shape& init = a_.inst.operand(2)->shape();
+    absl::Status status;
+    EmitArrayLoop(b_, out_.shape(), a_.inst.name(), [&](const Index& index) {
+      if (!status.ok()) return;
+      absl::StatusOr<Value*> v = a_.ops[2][0](ScalarIndex(init));
+      if (!v.ok()) {
+        status = v.status();
+        return;
+      }
+      out_.Write(b_, index, *v);
+    });
+    return status;
+  }
+
+  // Window position `w` of source position `s`: when it lands on an operand
+  // element, the selection becomes that element if there is none yet or if
+  // select(selected, candidate) is false.
+  absl::Status Candidate(const std::vector<Value*>& s,
+                         const std::vector<Value*>& w) {
+    // The operand position as reduce-window computes it: valid unless in
+    // padding or a base-dilation hole.
+    Value* valid = b_.getTrue();
+    Index c;
+    c.shape = operand_;
+    for (int d = 0; d < operand_->rank(); ++d) {
+      const WindowDim& wd = window_[d];
+      Value* pos =
+          b_.CreateAdd(b_.CreateMul(s[d], b_.getInt64(wd.stride)),
+                       b_.CreateMul(w[d], b_.getInt64(wd.window_dilation)));
+      pos = b_.CreateSub(pos, b_.getInt64(wd.pad_low));
+      Value* nonnegative = b_.CreateICmpSGE(pos, b_.getInt64(0));
+      valid = b_.CreateAnd(valid, nonnegative);
+      if (wd.base_dilation != 1) {
+        Value* safe = b_.CreateSelect(nonnegative, pos, b_.getInt64(0));
+        Value* on_element = b_.CreateICmpEQ(
+            b_.CreateURem(safe, b_.getInt64(wd.base_dilation)), b_.getInt64(0));
+        valid = b_.CreateAnd(valid, on_element);
+        pos = b_.CreateUDiv(safe, b_.getInt64(wd.base_dilation));
+      }
+      valid = b_.CreateAnd(
+          valid, b_.CreateICmpSLT(pos, b_.getInt64(operand_->dimensions(d))));
+      c.multi.push_back(pos);
+    }
+    llvm::BasicBlock* next = Block("sas.next");
+    llvm::BasicBlock* candidate = Block("sas.candidate");
+    b_.CreateCondBr(valid, candidate, next);
+    b_.SetInsertPoint(candidate);
+    ASSIGN_OR_RETURN(Value * x, a_.ops[0][0](c));
+    // The first valid position is taken without asking select.
+    llvm::BasicBlock* compare = Block("sas.compare");
+    llvm::BasicBlock* take = Block("sas.take");
+    b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), has_), compare, take);
+    b_.SetInsertPoint(compare);
+    Value* selected = b_.CreateLoad(value_->getAllocatedType(), value_);
+    ASSIGN_OR_RETURN(std::vector<Value*> keep,
+                     emitter_.CallScalar(select_, {selected, x}));
+    b_.CreateCondBr(keep[0], next, take);
+    b_.SetInsertPoint(take);
+    b_.CreateStore(b_.getTrue(), has_);
+    b_.CreateStore(x, value_);
+    for (size_t d = 0; d < at_.size(); ++d) b_.CreateStore(c.multi[d], at_[d]);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    return absl::OkStatus();
+  }
+
+  // out[selected] = scatter(out[selected], source[s]), when a position was
+  // selected.
+  absl::Status Scatter(const std::vector<Value*>& s) {
+    llvm::BasicBlock* body = Block("sas.scatter");
+    llvm::BasicBlock* next = Block("sas.scattered");
+    b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), has_), body, next);
+    b_.SetInsertPoint(body);
+    Index selected;
+    for (llvm::AllocaInst* d : at_) {
+      selected.multi.push_back(b_.CreateLoad(b_.getInt64Ty(), d));
+    }
+    Index si;
+    si.shape = source_;
+    si.multi = s;
+    ASSIGN_OR_RETURN(Value * v, a_.ops[1][0](si));
+    ASSIGN_OR_RETURN(
+        std::vector<Value*> r,
+        emitter_.CallScalar(scatter_, {out_.Read(b_, selected), v}));
+    out_.Write(b_, selected, r[0]);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+    return absl::OkStatus();
+  }
+
+  llvm::BasicBlock* Block(const char* name) {
+    return llvm::BasicBlock::Create(ctx_, name,
+                                    b_.GetInsertBlock()->getParent());
+  }
+
+  const LoopArgs& a_;
+  llvm::IRBuilderBase& b_;
+  llvm::LLVMContext& ctx_;
+  const IrArray& out_;
+  const Shape* operand_;
+  const Shape* source_;
+  const std::vector<WindowDim>& window_;
+  const Computation& select_;
+  const Computation& scatter_;
+  ElementalEmitter emitter_;
+  llvm::AllocaInst* has_ = nullptr;
+  llvm::AllocaInst* value_ = nullptr;
+  std::vector<llvm::AllocaInst*> at_;
+};
 
 absl::Status EmitSelectAndScatter(const LoopArgs& a) {
   RETURN_IF_ERROR(CheckSelectAndScatter(a.inst));
-  llvm::IRBuilderBase& b = a.b;
-  llvm::LLVMContext& ctx = b.getContext();
-  const IrArray& out = a.out[0];
-  const Shape* operand = &a.inst.operand(0)->shape();
-  const Shape* source = &a.inst.operand(1)->shape();
-  const Shape& init = a.inst.operand(2)->shape();
-  const std::vector<WindowDim>& window = a.inst.attrs().window;
-  const Computation& select = *a.inst.called_computations()[0];
-  const Computation& scatter = *a.inst.called_computations()[1];
-  const int rank = operand->rank();
-
-  // The output starts as the init value everywhere.
-  absl::Status status;
-  EmitArrayLoop(b, out.shape(), a.inst.name(), [&](const Index& index) {
-    if (!status.ok()) return;
-    absl::StatusOr<Value*> v = a.ops[2][0](ScalarIndex(init));
-    if (!v.ok()) {
-      status = v.status();
-      return;
-    }
-    out.Write(b, index, *v);
-  });
-  RETURN_IF_ERROR(status);
-
-  // The selection of one source position: whether there is one, where, and
-  // the operand's value there.
-  llvm::AllocaInst* has = EntryAlloca(b, b.getInt1Ty(), "sas.has");
-  llvm::AllocaInst* value = EntryAlloca(
-      b, ComputeType(ctx, operand->element_type()), "sas.value");
-  std::vector<llvm::AllocaInst*> at;
-  for (int d = 0; d < rank; ++d) {
-    at.push_back(EntryAlloca(b, b.getInt64Ty(), "sas.at"));
-  }
-  std::vector<int64_t> sizes;
-  for (const WindowDim& w : window) sizes.push_back(w.size);
-  ElementalEmitter emitter(a.mc, b);
-  EmitBoxLoop(b, source->dimensions(), "sas.source",
-              [&](const std::vector<Value*>& s) {
-    if (!status.ok()) return;
-    b.CreateStore(b.getFalse(), has);
-    EmitBoxLoop(b, sizes, "sas.window", [&](const std::vector<Value*>& w) {
-      if (!status.ok()) return;
-      // Operand position of window position w, as reduce-window computes
-      // it: valid unless in padding or a base-dilation hole.
-      Value* valid = b.getTrue();
-      Index c;
-      c.shape = operand;
-      for (int d = 0; d < rank; ++d) {
-        const WindowDim& wd = window[d];
-        Value* pos =
-            b.CreateAdd(b.CreateMul(s[d], b.getInt64(wd.stride)),
-                        b.CreateMul(w[d], b.getInt64(wd.window_dilation)));
-        pos = b.CreateSub(pos, b.getInt64(wd.pad_low));
-        Value* nonnegative = b.CreateICmpSGE(pos, b.getInt64(0));
-        valid = b.CreateAnd(valid, nonnegative);
-        if (wd.base_dilation != 1) {
-          Value* safe = b.CreateSelect(nonnegative, pos, b.getInt64(0));
-          Value* on_element = b.CreateICmpEQ(
-              b.CreateURem(safe, b.getInt64(wd.base_dilation)), b.getInt64(0));
-          valid = b.CreateAnd(valid, on_element);
-          pos = b.CreateUDiv(safe, b.getInt64(wd.base_dilation));
-        }
-        valid = b.CreateAnd(
-            valid, b.CreateICmpSLT(pos, b.getInt64(operand->dimensions(d))));
-        c.multi.push_back(pos);
-      }
-      llvm::Function* f = b.GetInsertBlock()->getParent();
-      auto* candidate = llvm::BasicBlock::Create(ctx, "sas.candidate", f);
-      auto* next = llvm::BasicBlock::Create(ctx, "sas.next", f);
-      b.CreateCondBr(valid, candidate, next);
-      b.SetInsertPoint(candidate);
-      absl::StatusOr<Value*> x = a.ops[0][0](c);
-      if (!x.ok()) {
-        status = x.status();
-        return;
-      }
-      auto take = [&] {
-        b.CreateStore(b.getTrue(), has);
-        b.CreateStore(*x, value);
-        for (int d = 0; d < rank; ++d) b.CreateStore(c.multi[d], at[d]);
-      };
-      // The first valid position is taken without asking select; a later
-      // one replaces the selection when select(selected, candidate) is
-      // false.
-      IfElse(
-          b, b.CreateLoad(b.getInt1Ty(), has), "sas.compare",
-          [&] {
-            Value* current =
-                b.CreateLoad(value->getAllocatedType(), value);
-            absl::StatusOr<std::vector<Value*>> keep =
-                emitter.CallScalar(select, {current, *x});
-            if (!keep.ok()) {
-              status = keep.status();
-              return;
-            }
-            Value* replace = b.CreateNot((*keep)[0]);
-            llvm::Function* fn = b.GetInsertBlock()->getParent();
-            auto* yes = llvm::BasicBlock::Create(ctx, "sas.replace", fn);
-            auto* done = llvm::BasicBlock::Create(ctx, "sas.kept", fn);
-            b.CreateCondBr(replace, yes, done);
-            b.SetInsertPoint(yes);
-            take();
-            b.CreateBr(done);
-            b.SetInsertPoint(done);
-          },
-          take);
-      b.CreateBr(next);
-      b.SetInsertPoint(next);
-    });
-    if (!status.ok()) return;
-    // out[selected] = scatter(out[selected], source[s]).
-    IfElse(
-        b, b.CreateLoad(b.getInt1Ty(), has), "sas.scatter",
-        [&] {
-          Index sel;
-          for (int d = 0; d < rank; ++d) {
-            sel.multi.push_back(b.CreateLoad(b.getInt64Ty(), at[d]));
-          }
-          Index si;
-          si.shape = source;
-          si.multi = s;
-          absl::StatusOr<Value*> v = a.ops[1][0](si);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
-          absl::StatusOr<std::vector<Value*>> r =
-              emitter.CallScalar(scatter, {out.Read(b, sel), *v});
-          if (!r.ok()) {
-            status = r.status();
-            return;
-          }
-          out.Write(b, sel, (*r)[0]);
-        },
-        [] {});
-  });
-  return status;
+  return SelectAndScatterLoops(a).Emit();
 }
 
 }  // namespace
