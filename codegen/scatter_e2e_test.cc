@@ -502,6 +502,43 @@ TEST(SelectAndScatterE2eTest, DilatedPaddedWindowsMatchTheEvaluator) {
             Scalar<P::kF32>(0)});
 }
 
+// A source whose shape is not the window's positions, or a scatter
+// combiner of the wrong types, in a module that was never verified: located
+// errors at the instruction, not code that writes past the output.
+TEST(SelectAndScatterE2eTest, InconsistentModulesGiveLocatedErrors) {
+  CompileOptions options;
+  options.name = "m";
+  auto first_line = [](const absl::Status& status) {
+    const std::string message(status.message());
+    return message.substr(0, message.find('\n'));
+  };
+  auto source = ParseHloText(
+      MaxPoolGradient("f32[4,4]", "f32[3,3]", "size=2x2 stride=2x2"),
+      "test.hlo");
+  ASSERT_TRUE(source.ok()) << source.status();
+  auto compiled = CompileModule(**source, options);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(first_line(compiled.status()),
+            "test.hlo:8:8: error: select-and-scatter: source f32[3,3] does not "
+            "match the window positions [2,2]");
+
+  const char* combiner = R"(HloModule m
+add { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT c = s32[] add(a, b) }
+ENTRY e {
+  x = f32[4] parameter(0)
+  idx = s32[2] parameter(1)
+  upd = f32[2] parameter(2)
+  ROOT s = f32[4] scatter(x, idx, upd), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})";
+  auto scatter = ParseHloText(combiner, "test.hlo");
+  ASSERT_TRUE(scatter.ok()) << scatter.status();
+  compiled = CompileModule(**scatter, options);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(first_line(compiled.status()),
+            "test.hlo:7:8: error: scatter: to_apply computation 'add' does not "
+            "take 2 scalars of the operand types and return 1");
+}
+
 TEST(SelectAndScatterE2eTest, PlanIsSerialWithoutScratch) {
   auto module = LoadModuleFromString(
       MaxPoolGradient("f32[4,4]", "f32[2,2]", "size=2x2 stride=2x2"),
