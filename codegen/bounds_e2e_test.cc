@@ -1,8 +1,9 @@
 // Compiled code stays inside its buffers whatever the indices: extreme
 // start indices of dynamic-slice and dynamic-update-slice are clamped exactly
-// as HLO defines them (gather's clamping is tested in gather_e2e_test.cc;
-// scatter is refused by code generation for now). The models run in buffers that end at guard pages
-// (jit_runner.h), so an access past a buffer faults instead of passing.
+// as HLO defines them (gather's clamping is tested in gather_e2e_test.cc,
+// scatter's skipping of windows outside the operand in scatter_e2e_test.cc).
+// The models run in buffers that end at guard pages (jit_runner.h), so an
+// access past a buffer faults instead of passing.
 // Expected values are computed by hand; each model is also compared with the
 // reference evaluator, fused and unfused.
 #include <gtest/gtest.h>

@@ -9,6 +9,8 @@
 #include "codegen/dot_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
+#include "codegen/scatter_emitter.h"
+#include "codegen/select_and_scatter_emitter.h"
 #include "codegen/sort_emitter.h"
 #include "codegen/topk_emitter.h"
 #include "compiler/support/diagnostic.h"
@@ -125,6 +127,8 @@ const std::vector<Strategy>& Strategies() {
           {"reduce-loop", PlanReduceLoop},
           {"sort", PlanSort},
           {"top-k", PlanTopK},
+          {"scatter", PlanScatter},
+          {"select-and-scatter", PlanSelectAndScatter},
           {"variadic-reduce", PlanVariadicReduce},
           {"element-loops", PlanElementLoops},
       };
