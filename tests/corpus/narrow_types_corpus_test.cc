@@ -33,7 +33,7 @@ constexpr int64_t kMaxRunBytes = int64_t{1} << 30;
 // The modules that use narrow types; all of them but those skipped below
 // must compile and match.
 constexpr int kNarrowModules = 25;
-constexpr int kExpectedCompared = 18;
+constexpr int kExpectedCompared = 19;
 
 std::string FirstLine(std::string_view message) {
   return std::string(message.substr(0, message.find('\n')));
