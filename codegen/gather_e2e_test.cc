@@ -16,6 +16,7 @@
 #include "codegen/codegen_test_util.h"
 #include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/support/file_io.h"
+#include "tests/corpus/corpus_compare.h"
 #include "tests/corpus/corpus_files.h"
 #include "tools/inputs.h"
 
@@ -349,62 +350,21 @@ ENTRY e {
 TEST(GatherE2eTest, CorpusGatherModulesMatchTheEvaluator) {
   // convert_operand_folder_1, gather_operation_1..6 and hlo_evaluator_1.
   constexpr int kExpectedCompared = 8;
-  constexpr int64_t kMaxRunBytes = int64_t{1} << 30;
   int compared = 0;
   for (const auto& path : CorpusFiles()) {
     const std::string name = path.filename().string();
     auto text = ReadFile(path.string());
     ASSERT_TRUE(text.ok()) << text.status();
     if (text->find(" gather(") == std::string::npos) continue;
-    SCOPED_TRACE(name);
-    auto module = LoadModuleFromString(*text, name);
-    ASSERT_TRUE(module.ok()) << module.status();
-    if (absl::Status st = CheckSupported(**module); !st.ok()) {
-      const std::string why(st.message());
-      std::printf("skipped %s: %s\n", name.c_str(),
-                  why.substr(0, why.find('\n')).c_str());
-      continue;
+    const CorpusOutcome outcome = CompileAndCompare(*text, name);
+    if (outcome.kind == CorpusOutcome::kFailed) {
+      ADD_FAILURE() << name << ": " << outcome.detail;
+    } else if (outcome.kind == CorpusOutcome::kMatched) {
+      std::printf("compared %s\n", name.c_str());
+      ++compared;
+    } else {
+      std::printf("skipped %s: %s\n", name.c_str(), outcome.detail.c_str());
     }
-    int64_t bytes = 0;
-    for (const auto& inst : (*module)->entry()->instructions()) {
-      for (const Shape* leaf : inst->shape().Leaves()) {
-        if (leaf->IsArray()) bytes += leaf->ByteSize();
-      }
-    }
-    if (bytes > kMaxRunBytes) {
-      std::printf("skipped %s: its values need more than 1 GiB\n",
-                  name.c_str());
-      continue;
-    }
-    auto optimized = LoadModuleFromString(*text, name);
-    ASSERT_TRUE(optimized.ok()) << optimized.status();
-    ASSERT_TRUE(OptimizeModule(**optimized, {}).ok());
-    CompileOptions options;
-    options.name = "model";
-    auto compiled = CompileModule(**optimized, options);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
-    InputOptions inputs;
-    inputs.random_seed = 1;
-    auto args = BindInputs(*(*module)->entry(), inputs);
-    ASSERT_TRUE(args.ok()) << args.status();
-    auto expected = EvaluateModule(**module, *args);
-    ASSERT_TRUE(expected.ok()) << expected.status();
-    auto loaded = LoadedModel::Load(*compiled);
-    ASSERT_TRUE(loaded.ok()) << loaded.status();
-    auto results = (*loaded)->Run(*args);
-    ASSERT_TRUE(results.ok()) << results.status();
-    const std::vector<const Literal*> leaves = expected->Leaves();
-    ASSERT_EQ(leaves.size(), results->size());
-    for (size_t k = 0; k < leaves.size(); ++k) {
-      const Comparison c =
-          CompareLiterals((*results)[k], *leaves[k],
-                          DefaultTolerance(leaves[k]->shape().element_type()));
-      EXPECT_TRUE(c.ok()) << "result " << k << ": " << c.mismatches << " of "
-                          << c.elements << " differ; first "
-                          << c.first_mismatch;
-    }
-    std::printf("compared %s\n", name.c_str());
-    ++compared;
   }
   EXPECT_GE(compared, kExpectedCompared);
 }

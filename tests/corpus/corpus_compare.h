@@ -1,0 +1,52 @@
+// One corpus module through code generation and the reference evaluator:
+// the comparison that the corpus tests (the whole corpus, and the subsets
+// for gather, scatter and the narrow types) share.
+//
+// The module goes through the optimization pipeline (fusion included), is
+// compiled for this host, linked in memory, run on seeded random inputs and
+// compared with the evaluator running the module as read. Inputs are
+// domain-safe: when a module takes logarithms, square roots or powers,
+// float inputs are made positive (|x| + 0.5), so that results are numbers
+// rather than NaN, which would match trivially. The outcome says what
+// happened, with a reason for everything but a match.
+#ifndef AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
+#define AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
+
+#include <cstdint>
+#include <string>
+
+namespace aotc {
+
+struct CorpusCompareOptions {
+  // Evaluations beyond this many element operations are not compared.
+  int64_t work_budget = 200'000'000;
+  // Modules whose entry values would exceed this are not run; they are
+  // compiled only with compile_too_large (the largest take a minute).
+  int64_t max_run_bytes = int64_t{1} << 30;
+  bool compile_too_large = false;
+  // Also compile with --no-fusion and compare the two compiled results,
+  // for modules of at most max_unfused_instructions (unfused, the largest
+  // corpus modules take minutes to compile).
+  bool compare_unfused = false;
+  int64_t max_unfused_instructions = 2000;
+};
+
+struct CorpusOutcome {
+  enum Kind {
+    kMatched,      // compiled, ran, every result within tolerance
+    kUnsupported,  // CheckSupported refused it (detail: the first line)
+    kTooLarge,     // its values exceed max_run_bytes: not run
+    kOverBudget,   // compiled; the evaluator stopped at its work budget
+    kFailed,       // anything else: a bug (detail says what)
+  };
+  Kind kind;
+  std::string detail;
+};
+
+// `text` is the module's HLO text, `name` its file name (for locations).
+CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name,
+                                const CorpusCompareOptions& options = {});
+
+}  // namespace aotc
+
+#endif  // AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
