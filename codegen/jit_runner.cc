@@ -171,8 +171,8 @@ absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
   for (size_t k = 0; k < args.size(); ++k) {
     if (args[k].Leaves().size() != taken[k]) {
       return absl::InvalidArgumentError(
-          absl::StrCat("parameter ", k, " has ", args[k].Leaves().size(),
-                       " array leaves, the model takes ", taken[k]));
+          absl::StrCat("parameter ", k, " must have ", taken[k],
+                       " array leaves, got ", args[k].Leaves().size()));
     }
   }
   for (const TensorInfo& r : signature_.results) {
