@@ -25,15 +25,14 @@ ENTRY e {
   ROOT r = f32[2] add(a, c)
 })";
   std::vector<Literal> args;
-  args.push_back(Literal::MakeTuple(
-      {Vec<P::kF32>({1.5f, -2.0f}), Vec<P::kS32>({3, 4})}));
+  args.push_back(
+      Literal::MakeTuple({Vec<P::kF32>({1.5f, -2.0f}), Vec<P::kS32>({3, 4})}));
   for (bool optimize : {false, true}) {
     SCOPED_TRACE(optimize ? "optimized" : "as read");
     auto results = CompileAndRun(hlo, args, 2, optimize);
     ASSERT_TRUE(results.ok()) << results.status();
     ASSERT_EQ(results->size(), 1u);
-    EXPECT_EQ(Values<P::kF32>((*results)[0]),
-              (std::vector<float>{4.5f, 2.0f}));
+    EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{4.5f, 2.0f}));
   }
 }
 

@@ -103,18 +103,20 @@ ENTRY e {
 }
 
 TEST(TupleParametersTest, TokensInsideATupleAreRefused) {
-  EXPECT_EQ(SignatureError("HloModule m\nENTRY e {\n"
-                           "  tup = (f32[2]{0}, (s32[], token[])) parameter(0)\n"
-                           "  ROOT r = f32[] constant(1)\n}\n"),
-            "test.hlo:3:3: error: leaf {1,1} of parameter 'tup' has shape "
-            "token[]; compiled models take and return arrays only\n"
-            "  tup = (f32[2]{0}, (s32[], token[])) parameter(0)\n"
-            "  ^");
+  EXPECT_EQ(
+      SignatureError("HloModule m\nENTRY e {\n"
+                     "  tup = (f32[2]{0}, (s32[], token[])) parameter(0)\n"
+                     "  ROOT r = f32[] constant(1)\n}\n"),
+      "test.hlo:3:3: error: leaf {1,1} of parameter 'tup' has shape "
+      "token[]; compiled models take and return arrays only\n"
+      "  tup = (f32[2]{0}, (s32[], token[])) parameter(0)\n"
+      "  ^");
 }
 
 // The parts of the header that change with a tuple parameter, written out by
 // hand for kNested compiled as "tup".
-constexpr std::string_view kNestedComment = R"( * HLO signature: (p_0: f32[2], p_1_0: s32[3], p_1_1: f32[], q: f32[2]) -> f32[2]
+constexpr std::string_view kNestedComment =
+    R"( * HLO signature: (p_0: f32[2], p_1_0: s32[3], p_1_1: f32[], q: f32[2]) -> f32[2]
  *
  * Arguments:
  *   0 p_0: f32[2], HLO parameter p leaf {0}
@@ -208,8 +210,8 @@ ENTRY e {
 }
 
 TEST(TupleParametersTest, JsonRecordsParameterAndLeaf) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(
-      GenerateJson(SignatureOf(kNested, "tup")));
+  nlohmann::ordered_json j =
+      nlohmann::ordered_json::parse(GenerateJson(SignatureOf(kNested, "tup")));
   ASSERT_EQ(j["args"].size(), 4u);
   EXPECT_EQ(j["args"][1].dump(),
             R"({"name":"p_1_0","hlo_name":"p","parameter":0,"leaf":[1,0],)"

@@ -125,13 +125,13 @@ TEST(TupleParamsCorpusTest, CompileAndMatchTheEvaluator) {
     if (ok) {
       ++compared;
       std::printf("  matched: %s (%zu arguments from %zu parameters)\n",
-                  name.c_str(), compiled->signature.args.size(),
-                  args->size());
+                  name.c_str(), compiled->signature.args.size(), args->size());
     }
   }
-  std::printf("%d of %d corpus modules with tuple parameters compiled and "
-              "matched\n",
-              compared, tuple_modules);
+  std::printf(
+      "%d of %d corpus modules with tuple parameters compiled and "
+      "matched\n",
+      compared, tuple_modules);
   std::printf("skipped (%zu):\n", skipped.size());
   for (const auto& [name, why] : skipped) {
     std::printf("  %s: %s\n", name.c_str(), why.c_str());
