@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "aotc/runtime.h"
 #include "codegen/layout_bytes.h"
 #include "compiler/support/status_macros.h"
@@ -118,28 +119,61 @@ int LoadedModel::RunPacked(const void* const* args, void* const* results,
   return run_packed_(args, results, temp);
 }
 
+namespace {
+
+// The leaf of parameter literal `param` that argument `t` takes, or an
+// error when the literal has no such leaf.
+absl::StatusOr<const Literal*> ArgumentLeaf(const Literal& param,
+                                            const TensorInfo& t) {
+  const Literal* leaf = &param;
+  for (int64_t index : t.leaf) {
+    if (!leaf->IsTuple() || index >= leaf->shape().tuple_size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "parameter ", t.parameter, " (", t.hlo_name, ") has no leaf {",
+          absl::StrJoin(t.leaf, ","), "}: got ",
+          param.shape().ToString(false)));
+    }
+    leaf = &leaf->tuple_elements()[index];
+  }
+  return leaf;
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
     const std::vector<Literal>& args) {
-  if (args.size() != signature_.args.size()) {
+  if (static_cast<int>(args.size()) != signature_.num_parameters) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the model takes ", signature_.args.size(),
-                     " arguments, got ", args.size()));
+        absl::StrCat("the model takes ", signature_.num_parameters,
+                     " parameters, got ", args.size()));
   }
+  // Each argument of the signature is one array leaf of a parameter, in
+  // order; every leaf of the given literals must be taken.
+  std::vector<size_t> taken(args.size(), 0);
   auto session = std::make_unique<Session>();
   session->model_ = this;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const Shape shape = TensorShape(signature_.args[k]);
-    if (!args[k].shape().Compatible(shape)) {
+  for (const TensorInfo& t : signature_.args) {
+    ASSIGN_OR_RETURN(const Literal* leaf, ArgumentLeaf(args[t.parameter], t));
+    ++taken[t.parameter];
+    const Shape shape = TensorShape(t);
+    if (!leaf->shape().Compatible(shape)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "argument ", k, " (", signature_.args[k].name, ") must be ",
-          shape.ToString(false), ", got ", args[k].shape().ToString(false)));
+          "argument ", session->args_.size(), " (", t.name, ") must be ",
+          shape.ToString(false), ", got ", leaf->shape().ToString(false)));
     }
-    const std::string bytes = PhysicalBytes(args[k], shape);
+    const std::string bytes = PhysicalBytes(*leaf, shape);
     ASSIGN_OR_RETURN(Buffer buffer,
                      AllocateBuffer(static_cast<int64_t>(bytes.size())));
     std::memcpy(buffer.get(), bytes.data(), bytes.size());
     session->args_.push_back(buffer.get());
     session->buffers_.push_back(std::move(buffer));
+  }
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (args[k].Leaves().size() != taken[k]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("parameter ", k, " must have ", taken[k],
+                       " array leaves, got ", args[k].Leaves().size()));
+    }
   }
   for (const TensorInfo& r : signature_.results) {
     ASSIGN_OR_RETURN(Buffer buffer, AllocateBuffer(r.byte_size));

@@ -35,10 +35,11 @@ class LoadedModel {
   // signature; returns its status code.
   int RunPacked(const void* const* args, void* const* results, void* temp);
 
-  // Runs the model on logical row-major literals (one per argument) and
-  // returns one literal per result. Buffers are allocated here, 64-byte
-  // aligned, each ending at a guard page (Buffer). Errors when the model
-  // returns a nonzero status.
+  // Runs the model on logical row-major literals, one per entry parameter
+  // (a tuple literal for a tuple parameter, whose array leaves become the
+  // arguments in signature order), and returns one literal per result.
+  // Buffers are allocated here, 64-byte aligned, each ending at a guard page
+  // (Buffer). Errors when the model returns a nonzero status.
   absl::StatusOr<std::vector<Literal>> Run(const std::vector<Literal>& args);
 
   // A buffer handed to the model: mapped between two guard pages, so that

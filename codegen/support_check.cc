@@ -77,13 +77,16 @@ absl::Status CheckSupported(const Module& module) {
   if (module.entry() == nullptr) {
     return absl::InvalidArgumentError("the module has no entry computation");
   }
+  // Tuple parameters are passed leaf by leaf (docs/header.md); tokens and
+  // opaque values, alone or inside a tuple, have no buffer to pass.
   for (const Instruction* p : module.entry()->parameters()) {
-    if (!p->shape().IsArray()) {
-      return ErrorAt(p->location(),
-                     absl::StrCat("entry parameter of type ",
-                                  p->shape().ToString(),
-                                  " is not supported yet: compiled models "
-                                  "take arrays"));
+    for (const Shape* leaf : p->shape().Leaves()) {
+      if (leaf->IsArray()) continue;
+      return ErrorAt(
+          p->location(),
+          absl::StrCat("entry parameter of type ", p->shape().ToString(),
+                       " is not supported: compiled models take arrays and "
+                       "tuples of arrays"));
     }
   }
   // Computations reachable from the entry, each checked once, with whether

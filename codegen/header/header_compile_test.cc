@@ -237,6 +237,58 @@ int Use() {
   EXPECT_EQ(CompileCxx(dir, dir / "use.cc"), 0);
 }
 
+// A nested tuple parameter: its leaves are arguments p_0, p_1_0, p_1_1.
+constexpr std::string_view kTuple = R"(HloModule tup
+ENTRY e {
+  p = (f32[2], (s32[3], f32[])) parameter(0)
+  q = f32[2] parameter(1)
+  a = f32[2] get-tuple-element(p), index=0
+  ROOT r = f32[2] add(a, q)
+})";
+
+TEST(HeaderCompileTest, TupleParameterAsC99AndCxx17) {
+  fs::path dir = TestDir();
+  WriteFile(dir / "tup.h",
+            GenerateHeader(testing::SignatureOf(kTuple, "tup", "acme")));
+  WriteFile(dir / "use.c", R"(#include "tup.h"
+#define CHECK(name, cond) typedef char name[(cond) ? 1 : -1]
+CHECK(num_args, TUP_NUM_ARGS == 4);
+CHECK(p_0_bytes, TUP_P_0_BYTES == 8);
+CHECK(p_1_0_elements, TUP_P_1_0_ELEMENTS == 3 && TUP_ARG1_BYTES == 12);
+CHECK(p_1_1_rank, TUP_P_1_1_RANK == 0);
+CHECK(q_bytes, TUP_Q_BYTES == 8);
+int call(void* temp) {
+  float p_0[TUP_P_0_ELEMENTS] = {1, 2};
+  int32_t p_1_0[TUP_P_1_0_ELEMENTS] = {3, 4, 5};
+  float p_1_1 = 6;
+  float q[TUP_Q_ELEMENTS] = {7, 8};
+  float r[TUP_RESULT0_ELEMENTS];
+  return tup_run(p_0, p_1_0, &p_1_1, q, r, temp);
+}
+)");
+  EXPECT_EQ(CompileC(dir, dir / "use.c"), 0);
+  WriteFile(dir / "use.cc", R"(#include "tup.h"
+using acme::Tup;
+static_assert(Tup::kNumArgs == 4);
+static_assert(Tup::kP10Dims.size() == 1 && Tup::kP10Dims[0] == 3);
+static_assert(Tup::kP11Rank == 0 && Tup::kP11Bytes == 4);
+int Use() {
+  Tup model;
+  float p_0[2] = {};
+  int32_t p_1_0[3] = {};
+  float p_1_1 = 0;
+  float q[2] = {};
+  model.set_p_0(p_0);
+  model.set_p_1_0(p_1_0);
+  model.set_p_1_1(&p_1_1);
+  model.set_q(q);
+  if (model.AllocateBuffers() != 0) return -1;
+  return model.Run();
+}
+)");
+  EXPECT_EQ(CompileCxx(dir, dir / "use.cc"), 0);
+}
+
 // The stand-in mixed_run copies each argument into the result of the same
 // kind and records what it saw, so that main() can check the pointers the
 // class passed.

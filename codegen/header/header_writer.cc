@@ -146,6 +146,9 @@ void WriteLeadingComment(const ModelSignature& sig,
       absl::StrAppend(out, " *   ", b.index, " ", t.name, ": ", ShapeText(t));
       if (!b.is_result) {
         absl::StrAppend(out, ", HLO parameter ", CommentSafe(t.hlo_name));
+        if (!t.leaf.empty()) {
+          absl::StrAppend(out, " leaf {", absl::StrJoin(t.leaf, ","), "}");
+        }
       }
       if (!IsRowMajor(t)) {
         absl::StrAppend(out, ", minor_to_major {",
@@ -169,6 +172,12 @@ void WriteLeadingComment(const ModelSignature& sig,
       " * its elements in row-major order (the last dimension varies "
       "fastest).\n";
   out->append(kLayoutNote);
+  if (sig.tuple_parameters) {
+    out->append(
+        " * A tuple-shaped HLO parameter is passed as one argument per array "
+        "leaf,\n"
+        " * depth first (the leaf lists the tuple indices).\n");
+  }
   if (any_permuted) {
     const char* kPermutedNote =
         " * Buffers listed with minor_to_major use that physical order "

@@ -17,10 +17,16 @@ using Json = nlohmann::ordered_json;
 // Version of the JSON layout; bumped when a field changes meaning or goes.
 constexpr int kFormatVersion = 1;
 
-Json TensorJson(const TensorInfo& t) {
+// `with_leaf`: add the parameter number and leaf path (arguments of a model
+// with tuple parameters; array-only models keep the format they always had).
+Json TensorJson(const TensorInfo& t, bool with_leaf) {
   Json j;
   j["name"] = t.name;
   j["hlo_name"] = t.hlo_name;
+  if (with_leaf) {
+    j["parameter"] = t.parameter;
+    j["leaf"] = t.leaf;
+  }
   j["element_type"] = std::string(PrimitiveTypeName(t.type));
   j["c_type"] = std::string(CTypeName(t.type).value_or(""));
   j["dims"] = t.dims;
@@ -30,9 +36,9 @@ Json TensorJson(const TensorInfo& t) {
   return j;
 }
 
-Json TensorListJson(const std::vector<TensorInfo>& tensors) {
+Json TensorListJson(const std::vector<TensorInfo>& tensors, bool with_leaf) {
   Json list = Json::array();
-  for (const TensorInfo& t : tensors) list.push_back(TensorJson(t));
+  for (const TensorInfo& t : tensors) list.push_back(TensorJson(t, with_leaf));
   return list;
 }
 
@@ -90,8 +96,8 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
                        : sig.cpp_namespace + "::" + CppClassName(sig);
   j["temp_bytes"] = sig.temp_bytes;
   j["alignment"] = sig.alignment;
-  j["args"] = TensorListJson(sig.args);
-  j["results"] = TensorListJson(sig.results);
+  j["args"] = TensorListJson(sig.args, sig.tuple_parameters);
+  j["results"] = TensorListJson(sig.results, false);
   if (module != nullptr) {
     j["fusion"] = FusionJson(*module);
     j["memory"] = MemoryJson(*module);

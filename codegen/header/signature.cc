@@ -126,8 +126,9 @@ bool StartsWithLetter(std::string_view s) {
          ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
 }
 
-// The preferred name of parameter `index` before de-duplication.
-std::string ArgumentCandidate(const Instruction& param, int index) {
+// The base name of a parameter whose first argument is at `position`,
+// before de-duplication.
+std::string ParameterBaseName(const Instruction& param, int position) {
   const std::string& op_name = param.metadata().op_name;
   if (IsIdentifierLike(op_name)) {
     std::string name = SanitizeIdentifier(op_name);
@@ -135,7 +136,33 @@ std::string ArgumentCandidate(const Instruction& param, int index) {
   }
   std::string name = SanitizeIdentifier(param.name());
   if (StartsWithLetter(name)) return name;
-  return IndexName(false, index);
+  return IndexName(false, position);
+}
+
+// One leaf of a parameter's shape: its tuple indices and its shape.
+struct ShapeLeaf {
+  std::vector<int64_t> path;
+  const Shape* shape;
+};
+
+// The leaves of `shape` depth first, with their tuple indices (one leaf with
+// an empty path for a non-tuple).
+void CollectLeaves(const Shape& shape, std::vector<int64_t>* path,
+                   std::vector<ShapeLeaf>* out) {
+  if (!shape.IsTuple()) {
+    out->push_back({*path, &shape});
+    return;
+  }
+  for (int i = 0; i < shape.tuple_size(); ++i) {
+    path->push_back(i);
+    CollectLeaves(shape.tuple_shapes(i), path, out);
+    path->pop_back();
+  }
+}
+
+// "{1,0}": a leaf path as the header comment and errors print it.
+std::string LeafText(const std::vector<int64_t>& path) {
+  return absl::StrCat("{", absl::StrJoin(path, ","), "}");
 }
 
 absl::Status ValidateModelName(std::string_view name) {
@@ -285,19 +312,40 @@ absl::StatusOr<ModelSignature> BuildSignature(const Module& module,
     sig.results.push_back(std::move(info));
   }
 
+  // Arguments: the leaves of each parameter in turn. For array-only
+  // modules this is one argument per parameter, named by the base name.
   std::vector<Instruction*> params = entry->parameters();
+  sig.num_parameters = static_cast<int>(params.size());
   std::vector<std::string> signature_parts;
   for (int i = 0; i < static_cast<int>(params.size()); ++i) {
     const Instruction& param = *params[i];
-    ASSIGN_OR_RETURN(
-        TensorInfo info,
-        DescribeBuffer(param.shape(), param.location(),
-                       absl::StrCat("parameter '", param.name(), "'")));
-    info.name = names.Claim(ArgumentCandidate(param, i), IndexName(false, i));
-    info.hlo_name = param.name();
-    signature_parts.push_back(
-        absl::StrCat(info.name, ": ", param.shape().ToString(false)));
-    sig.args.push_back(std::move(info));
+    const bool is_tuple = param.shape().IsTuple();
+    sig.tuple_parameters |= is_tuple;
+    std::vector<ShapeLeaf> leaves;
+    std::vector<int64_t> path;
+    CollectLeaves(param.shape(), &path, &leaves);
+    const int first = static_cast<int>(sig.args.size());
+    const std::string base = ParameterBaseName(param, first);
+    for (const ShapeLeaf& leaf : leaves) {
+      const int position = static_cast<int>(sig.args.size());
+      std::string what = absl::StrCat("parameter '", param.name(), "'");
+      if (is_tuple) {
+        what = absl::StrCat("leaf ", LeafText(leaf.path), " of ", what);
+      }
+      ASSIGN_OR_RETURN(TensorInfo info,
+                       DescribeBuffer(*leaf.shape, param.location(), what));
+      std::string candidate = base;
+      if (is_tuple) {
+        absl::StrAppend(&candidate, "_", absl::StrJoin(leaf.path, "_"));
+      }
+      info.name = names.Claim(candidate, IndexName(false, position));
+      info.hlo_name = param.name();
+      info.parameter = i;
+      info.leaf = leaf.path;
+      signature_parts.push_back(
+          absl::StrCat(info.name, ": ", leaf.shape->ToString(false)));
+      sig.args.push_back(std::move(info));
+    }
   }
   sig.hlo_signature = absl::StrCat("(", absl::StrJoin(signature_parts, ", "),
                                    ") -> ", root->shape().ToString(false));

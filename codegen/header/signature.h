@@ -4,11 +4,16 @@
 // header and JSON description publish.
 //
 // BuildSignature derives everything from the module's entry computation:
-//   - args: the entry parameters in parameter-number order. Each is named
-//     (1) from its metadata op_name when that is a plain identifier (JAX puts
-//     the Python argument name there: metadata={op_name="x"}), else (2) from
-//     the instruction name, sanitized ("Arg_0.1" -> "Arg_0_1"), else (3)
-//     "arg<i>" when sanitizing leaves nothing that starts with a letter.
+//   - args: the array leaves of the entry parameters, in parameter-number
+//     order and depth first inside a tuple parameter (an array parameter is
+//     one leaf; a tuple without arrays gives none). A parameter's base name
+//     is (1) its metadata op_name when that is a plain identifier (JAX puts
+//     the Python argument name there: metadata={op_name="x"}), else (2) the
+//     instruction name, sanitized ("Arg_0.1" -> "Arg_0_1"), else (3)
+//     "arg<i>", i the position of its first argument, when sanitizing leaves
+//     nothing that starts with a letter. An array parameter's argument takes
+//     the base name; a tuple parameter's leaves append their tuple indices:
+//     p = (f32[2], (s32[3], f32[])) gives p_0, p_1_0 and p_1_1.
 //   - results: the array leaves of the entry root, depth first, named
 //     "result0", "result1", ... (also when there is only one).
 // Names are unique within the model across arguments and results, also in
@@ -43,6 +48,10 @@ struct TensorInfo {
   std::string name;
   // The HLO parameter instruction name, or "" for results.
   std::string hlo_name;
+  // Arguments: the entry parameter number, and the tuple indices of this
+  // leaf inside the parameter ({} for an array parameter). Results: -1, {}.
+  int parameter = -1;
+  std::vector<int64_t> leaf;
   PrimitiveType type = PrimitiveType::kInvalid;
   std::vector<int64_t> dims;
   // Physical layout of the buffer: minor_to_major[0] varies fastest.
@@ -58,11 +67,18 @@ struct ModelSignature {
   std::string cpp_namespace;
   std::vector<TensorInfo> args;
   std::vector<TensorInfo> results;
+  // Number of entry parameters; differs from args.size() when some
+  // parameter is a tuple.
+  int num_parameters = 0;
+  // Some entry parameter is a tuple, so args are parameter leaves and an
+  // argument's position need not be its parameter number.
+  bool tuple_parameters = false;
   // Scratch memory the compiled code needs; filled in by the code generator.
   int64_t temp_bytes = 0;
   // Required alignment of the temp buffer, in bytes (a power of two).
   int64_t alignment = 64;
-  // "(x: f32[4096,4096], y: f32[4096,4096]) -> f32[]", with argument names.
+  // "(x: f32[4096,4096], y: f32[4096,4096]) -> f32[]", with argument names
+  // (the leaves of tuple parameters listed one by one).
   std::string hlo_signature;
   std::string target_triple;
   std::string cpu;
@@ -74,9 +90,10 @@ struct ModelSignature {
 // valid C identifier without reserved underscores; `cpp_namespace` is "" or
 // such identifiers joined by "::" (not starting with "std"). Errors
 // (InvalidArgument, located at the offending parameter or root where
-// possible): an invalid name or namespace, a module without entry, tuple,
-// token or opaque parameters, token or opaque results, element types without
-// a C type (see CTypeName), and layouts with tiling or other extensions.
+// possible): an invalid name or namespace, a module without entry, token or
+// opaque parameters (also inside a tuple parameter), token or opaque
+// results, element types without a C type (see CTypeName), and layouts with
+// tiling or other extensions.
 absl::StatusOr<ModelSignature> BuildSignature(const Module& module,
                                               std::string name,
                                               std::string cpp_namespace);
