@@ -1,11 +1,15 @@
-# aotc_add_test(NAME name SOURCES a_test.cc ... DEPS lib ...)
+# aotc_add_test(NAME name SOURCES a_test.cc ... DEPS lib ... [TIMEOUT s])
 #
 # Builds a GoogleTest executable and registers its tests with CTest (each
-# TEST becomes one CTest test, so failures name the case).
+# TEST becomes one CTest test, so failures name the case). Each test may take
+# TIMEOUT seconds (default 600).
 include(GoogleTest)
 
 function(aotc_add_test)
-  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "SOURCES;DEPS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
   if(NOT AOTC_BUILD_TESTS)
     return()
   endif()
@@ -16,5 +20,5 @@ function(aotc_add_test)
     AOTC_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
     AOTC_CORPUS_DIR="${AOTC_SHARED_DIR}/hlo-corpus")
   gtest_discover_tests(${ARG_NAME} DISCOVERY_TIMEOUT 60
-                       PROPERTIES TIMEOUT 600)
+                       PROPERTIES TIMEOUT ${ARG_TIMEOUT})
 endfunction()

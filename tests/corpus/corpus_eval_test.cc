@@ -46,7 +46,7 @@ bool IsCleanRefusal(std::string_view message) {
 constexpr int kShards = 4;
 // Modules each shard evaluates, at least: most of the corpus must evaluate,
 // so a regression that refuses everything does not pass.
-constexpr int kMinEvaluated[kShards] = {0, 0, 0, 0};
+constexpr int kMinEvaluated[kShards] = {59, 60, 58, 54};
 
 class CorpusEvalTest : public ::testing::TestWithParam<int> {};
 
