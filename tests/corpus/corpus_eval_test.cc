@@ -28,7 +28,7 @@ namespace aotc {
 namespace {
 
 // Element operations one module may take (EvaluateOptions::max_work): the
-// whole corpus then evaluates in about three minutes on one core, while the
+// whole corpus then evaluates in a few minutes on one core, while the
 // large sorts, layer norms and reductions still run to the end.
 constexpr int64_t kWorkBudget = 1'000'000'000;
 
