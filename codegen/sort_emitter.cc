@@ -152,27 +152,20 @@ class RowSorter {
       b_.CreateStore(lo, i);
       b_.CreateStore(mid, j);
       b_.CreateStore(lo, k);
+      // While both runs have elements: take the right one only when it is
+      // strictly less. Then whichever run is left is copied as it is.
       status = EmitWhileLoop(
           b_, "merge",
           [&]() -> absl::StatusOr<Value*> {
-            return b_.CreateICmpSLT(Get(k), hi);
+            return b_.CreateAnd(b_.CreateICmpSLT(Get(i), mid),
+                                b_.CreateICmpSLT(Get(j), hi));
           },
           [&]() -> absl::Status {
-            // Take the right element when the left run is used up, or when
-            // the right run is not and its element is strictly less.
             Value* iv = Get(i);
             Value* jv = Get(j);
-            Value* left_done = b_.CreateICmpSGE(iv, mid);
-            Value* right_done = b_.CreateICmpSGE(jv, hi);
-            // Indices clamped into the row so that the loads stay in
-            // bounds when a run is used up; their values are then unused.
-            Value* li = b_.CreateSelect(left_done, lo, iv);
-            Value* rj = b_.CreateSelect(right_done, lo, jv);
-            const std::vector<Value*> left = Load(src, li);
-            const std::vector<Value*> right = Load(src, rj);
-            ASSIGN_OR_RETURN(Value * less, Less(right, left));
-            Value* take_right = b_.CreateAnd(
-                b_.CreateNot(right_done), b_.CreateOr(left_done, less));
+            const std::vector<Value*> left = Load(src, iv);
+            const std::vector<Value*> right = Load(src, jv);
+            ASSIGN_OR_RETURN(Value * take_right, Less(right, left));
             std::vector<Value*> chosen;
             for (size_t q = 0; q < left.size(); ++q) {
               chosen.push_back(b_.CreateSelect(take_right, right[q], left[q]));
@@ -189,8 +182,22 @@ class RowSorter {
                 j);
             return absl::OkStatus();
           });
+      if (!status.ok()) return;
+      CopyRest(src, dst, i, mid, k);
+      CopyRest(src, dst, j, hi, k);
     });
     return status;
+  }
+
+  // dst[k++] = src[from++] while from < end (from and k are counters).
+  void CopyRest(const RowView& src, const RowView& dst, llvm::AllocaInst* from,
+                Value* end, llvm::AllocaInst* k) {
+    Value* begin = Get(from);
+    Value* k0 = Get(k);
+    EmitForLoop(b_, begin, end, "merge.rest", [&](Value* x) {
+      Store(dst, b_.CreateAdd(k0, b_.CreateSub(x, begin)), Load(src, x));
+    });
+    b_.CreateStore(b_.CreateAdd(k0, b_.CreateSub(end, begin)), k);
   }
 
   void CopyRow(const RowView& from, const RowView& to) {

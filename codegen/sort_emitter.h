@@ -7,7 +7,9 @@
 //     insertion-sort runs of kSortRun elements of out   (stable)
 //     merge runs of width w = kSortRun, 2 kSortRun, ... ping-ponging
 //       between out and scratch (each pass a loop of its own, since the
-//       row length and so the number of passes is known at compile time)
+//       row length and so the number of passes is known at compile time):
+//       a branch-free loop while both runs have elements, then the rest of
+//       whichever run is left copied as it is
 //     copy back to out when the last pass wrote scratch
 //
 // O(n log n) comparisons per row of n elements, whatever the input. An
