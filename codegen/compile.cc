@@ -3,6 +3,7 @@
 #include "codegen/compile.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -245,6 +246,13 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                                      &sig.features));
   sig.aotc_version = AOTC_VERSION;
 
+  auto stage_start = std::chrono::steady_clock::now();
+  auto end_stage = [&](const char* stage) {
+    const auto now = std::chrono::steady_clock::now();
+    out.stage_seconds.push_back(
+        {stage, std::chrono::duration<double>(now - stage_start).count()});
+    stage_start = now;
+  };
   llvm::LLVMContext ctx;
   llvm::Module m(sig.name, ctx);
   m.setSourceFileName(sig.name);
@@ -260,6 +268,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     f.addFnAttr("target-cpu", sig.cpu);
     if (!sig.features.empty()) f.addFnAttr("target-features", sig.features);
   }
+  end_stage("lower to LLVM IR");
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
   if (llvm::verifyModule(m, &verify_os)) {
@@ -267,7 +276,9 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
         absl::StrCat("internal error: invalid LLVM IR generated:\n",
                      verify_errors));
   }
+  end_stage("verify LLVM IR");
   Optimize(m, *tm, options.opt_level);
+  end_stage("LLVM optimization");
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(out.llvm_ir);
     m.print(os, nullptr);
@@ -278,9 +289,11 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
     ASSIGN_OR_RETURN(out.assembly,
                      EmitFile(*copy, *tm, llvm::CodeGenFileType::AssemblyFile));
+    end_stage("assembly");
   }
   ASSIGN_OR_RETURN(out.object,
                    EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
+  end_stage("object emission");
   out.header = GenerateHeader(sig);
   out.json = GenerateJson(sig, &module);
   return out;

@@ -11,6 +11,8 @@
 #define AOTC_CODEGEN_COMPILE_H_
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "codegen/header/signature.h"
@@ -43,6 +45,10 @@ struct CompiledModel {
   std::string json;       // NAME.json
   std::string llvm_ir;    // when CompileOptions::emit_llvm
   std::string assembly;   // when CompileOptions::emit_asm
+  // Wall time of each stage of code generation, in order: lowering to LLVM
+  // IR, verifying it, LLVM's optimization pipeline, object emission (and
+  // the assembly when asked for). `aotc compile --pass-timing` prints them.
+  std::vector<std::pair<std::string, double>> stage_seconds;
 };
 
 // Located errors for the first instruction (reachable from the entry) that

@@ -51,6 +51,15 @@ int RunCompile(const CompileCommandOptions& options) {
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**module, copts);
   if (!compiled.ok()) return ReportError(compiled.status());
+  if (options.passes.pass_timing) {
+    double total = 0;
+    for (const auto& [stage, seconds] : compiled->stage_seconds) total += seconds;
+    std::fprintf(stderr, "code generation timing (total %.3f ms):\n",
+                 total * 1e3);
+    for (const auto& [stage, seconds] : compiled->stage_seconds) {
+      std::fprintf(stderr, "  %-20s %9.3f ms\n", stage.c_str(), seconds * 1e3);
+    }
+  }
 
   std::vector<std::pair<std::string, const std::string*>> files;
   const std::string base = absl::StrCat(options.output_dir, "/", copts.name);
