@@ -600,6 +600,40 @@ ENTRY e {
             "       ^");
 }
 
+TEST(CodegenE2eTest, LargeComputationsEmitEachLoopNestAsAFunction) {
+  // 70 adds of 1 in a chain, unfused: more instructions with buffers of
+  // their own than a computation keeps inline, so each gets a function of
+  // its own; the result is still x + 70.
+  std::string hlo = "HloModule m\nENTRY e {\n  v0 = f32[4] parameter(0)\n"
+                    "  one = f32[4] constant({1, 1, 1, 1})\n";
+  for (int i = 1; i <= 70; ++i) {
+    hlo += "  v" + std::to_string(i) + " = f32[4] add(v" + std::to_string(i - 1) +
+           ", one)\n";
+  }
+  hlo += "  ROOT r = f32[4] negate(v70)\n}\n";
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.name = "m";
+  options.emit_llvm = true;
+  auto compiled = CompileModule(**module, options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_NE(compiled->llvm_ir.find(".loops.v70"), std::string::npos);
+  auto loaded = LoadedModel::Load(*compiled);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto r = (*loaded)->Run({Vec<P::kF32>({0, 1, -70, 2.5f})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{-70, -71, 0, -72.5f}));
+  // A small computation keeps its loops inline.
+  auto small_module = LoadModuleFromString(R"(HloModule m
+ENTRY e { x = f32[4] parameter(0)  ROOT y = f32[4] negate(x) })",
+                                           "small.hlo");
+  ASSERT_TRUE(small_module.ok()) << small_module.status();
+  auto small = CompileModule(**small_module, options);
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_EQ(small->llvm_ir.find(".loops."), std::string::npos);
+}
+
 TEST(CodegenE2eTest, ObjectIsDeterministic) {
   const char* hlo = R"(HloModule m
 ENTRY e {

@@ -21,6 +21,13 @@ namespace {
 
 using llvm::Value;
 
+// Computations with more instructions of their own than this emit each one's
+// loops as a function of its own: LLVM's passes take time that grows faster
+// than linearly with a function's size, and a 19k-instruction model in one
+// function took most of a minute to optimize. Smaller computations keep
+// their loops inline, where LLVM sees across them.
+constexpr int kOutlineAbove = 64;
+
 int64_t AlignUp(int64_t n) {
   return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
@@ -75,6 +82,7 @@ absl::Status ComputationEmitter::PlanAll() {
       callees.assign(inst->called_computations().begin(),
                      inst->called_computations().end());
     } else if (p.kind == ValueKind::kOwned) {
+      ++owned_count_;
       ASSIGN_OR_RETURN(p.strategy, PlanInstruction(*inst));
       shared_bytes_ = std::max(shared_bytes_, p.strategy->scratch_bytes);
     }
@@ -123,6 +131,11 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
         mc_, *b_, places_, {params_, results_, temp_},
         absl::StrCat(function_->getName().str(), ".task.", inst.name()), inst,
         strategy, out, ins, scratch, *split));
+  } else if (owned_count_ > kOutlineAbove) {
+    RETURN_IF_ERROR(EmitOutlinedLoops(
+        mc_, *b_, places_, {params_, results_, temp_},
+        absl::StrCat(function_->getName().str(), ".loops.", inst.name()), inst,
+        strategy, out, ins, scratch));
   } else {
     std::vector<LeafGenerators> ops;
     for (const std::vector<IrArray>& leaves : ins) {

@@ -13,7 +13,9 @@
 //   - everything else writes buffers of its own in `temp`, with the loops of
 //     the first codegen strategy that plans it (strategy.h), split over
 //     threads through the parallel-for hook when the work is large enough
-//     (parallel_loops.h).
+//     (parallel_loops.h), and in a function of their own in computations
+//     with many such instructions (so LLVM never optimizes one huge
+//     function).
 // A root leaf produced by an instruction with a buffer of its own is written
 // straight into the result buffer; other root leaves are copied at the end.
 // Where each buffer lives comes from buffer assignment
@@ -86,6 +88,7 @@ class ComputationEmitter {
   std::vector<const Instruction*> live_;
   std::map<const Instruction*, Plan> plans_;
   int64_t own_bytes_ = 0;
+  int owned_count_ = 0;  // instructions with buffers of their own
   int64_t shared_bytes_ = 0;  // max of callees' temp and strategy scratch
   llvm::Function* function_ = nullptr;
   std::unique_ptr<llvm::IRBuilder<>> b_;

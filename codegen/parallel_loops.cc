@@ -33,21 +33,24 @@ std::optional<ParallelSplit> ChooseParallelSplit(const StrategyPlan& plan) {
       extent, std::max<int64_t>(1, (kMinChunkWork + row_work - 1) / row_work)};
 }
 
-absl::Status EmitParallelLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
-                               const BufferPlaces& places,
-                               const BufferFunctionArgs& args,
-                               const std::string& task_name,
-                               const Instruction& inst, const StrategyPlan& plan,
-                               const std::vector<IrArray>& out,
-                               const std::vector<std::vector<IrArray>>& ins,
-                               Value* scratch, const ParallelSplit& split) {
+namespace {
+
+// A function void f(ptr context, i64 begin, i64 end) computing `plan`'s
+// loops for `inst` over the buffers the context's three pointers give;
+// with `ranged`, for the outermost range [begin, end) only, else whole.
+absl::StatusOr<llvm::Function*> EmitLoopFunction(
+    ModuleContext& mc, const BufferPlaces& places, const std::string& name,
+    const Instruction& inst, const StrategyPlan& plan,
+    const std::vector<IrArray>& out,
+    const std::vector<std::vector<IrArray>>& ins, Value* scratch,
+    bool ranged) {
   llvm::LLVMContext& ctx = mc.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   auto* task = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64},
                               false),
-      llvm::GlobalValue::InternalLinkage, task_name, mc.module());
+      llvm::GlobalValue::InternalLinkage, name, mc.module());
   task->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> tb(llvm::BasicBlock::Create(ctx, "entry", task));
   llvm::StructType* context_type = llvm::StructType::get(ctx, {ptr, ptr, ptr});
@@ -77,21 +80,64 @@ absl::Status EmitParallelLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
     ops.push_back(std::move(g));
   }
   Value* task_scratch = scratch == nullptr ? nullptr : rebase(scratch);
-  RETURN_IF_ERROR(plan.emit(LoopArgs{mc, tb, inst, task_out, ops,
-                                     task->getArg(1), task->getArg(2),
-                                     task_scratch}));
+  RETURN_IF_ERROR(plan.emit(LoopArgs{
+      mc, tb, inst, task_out, ops, ranged ? task->getArg(1) : nullptr,
+      ranged ? task->getArg(2) : nullptr, task_scratch}));
   tb.CreateRetVoid();
+  return task;
+}
 
-  llvm::AllocaInst* parent_context = EntryAlloca(b, context_type, "task.ctx");
-  b.CreateStore(args.params, b.CreateStructGEP(context_type, parent_context, 0));
-  b.CreateStore(args.results, b.CreateStructGEP(context_type, parent_context, 1));
-  b.CreateStore(args.temp, b.CreateStructGEP(context_type, parent_context, 2));
+// The context a loop function reads its buffers from, filled at `b`.
+Value* LoopContext(llvm::IRBuilderBase& b, const BufferFunctionArgs& args) {
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::StructType* context_type = llvm::StructType::get(ctx, {ptr, ptr, ptr});
+  llvm::AllocaInst* context = EntryAlloca(b, context_type, "task.ctx");
+  b.CreateStore(args.params, b.CreateStructGEP(context_type, context, 0));
+  b.CreateStore(args.results, b.CreateStructGEP(context_type, context, 1));
+  b.CreateStore(args.temp, b.CreateStructGEP(context_type, context, 2));
+  return context;
+}
+
+}  // namespace
+
+absl::Status EmitParallelLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
+                               const BufferPlaces& places,
+                               const BufferFunctionArgs& args,
+                               const std::string& task_name,
+                               const Instruction& inst, const StrategyPlan& plan,
+                               const std::vector<IrArray>& out,
+                               const std::vector<std::vector<IrArray>>& ins,
+                               Value* scratch, const ParallelSplit& split) {
+  ASSIGN_OR_RETURN(llvm::Function * task,
+                   EmitLoopFunction(mc, places, task_name, inst, plan, out, ins,
+                                    scratch, /*ranged=*/true));
+  llvm::LLVMContext& ctx = mc.context();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::FunctionCallee parallel_for = mc.module().getOrInsertFunction(
       "aotc_parallel_for",
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64},
                               false));
-  b.CreateCall(parallel_for, {task, parent_context, b.getInt64(split.extent),
+  b.CreateCall(parallel_for, {task, LoopContext(b, args),
+                              b.getInt64(split.extent),
                               b.getInt64(split.min_chunk)});
+  return absl::OkStatus();
+}
+
+absl::Status EmitOutlinedLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
+                               const BufferPlaces& places,
+                               const BufferFunctionArgs& args,
+                               const std::string& function_name,
+                               const Instruction& inst, const StrategyPlan& plan,
+                               const std::vector<IrArray>& out,
+                               const std::vector<std::vector<IrArray>>& ins,
+                               Value* scratch) {
+  ASSIGN_OR_RETURN(llvm::Function * f,
+                   EmitLoopFunction(mc, places, function_name, inst, plan, out,
+                                    ins, scratch, /*ranged=*/false));
+  f->addFnAttr(llvm::Attribute::NoInline);
+  b.CreateCall(f, {LoopContext(b, args), b.getInt64(0), b.getInt64(0)});
   return absl::OkStatus();
 }
 

@@ -52,6 +52,18 @@ absl::Status EmitParallelLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
                                const std::vector<std::vector<IrArray>>& ins,
                                llvm::Value* scratch, const ParallelSplit& split);
 
+// The same loops, all of them, in a function of their own (never inlined)
+// called directly at `b`. Large computations emit their loop nests this way
+// so that LLVM optimizes many small functions rather than one huge one.
+absl::Status EmitOutlinedLoops(ModuleContext& mc, llvm::IRBuilderBase& b,
+                               const BufferPlaces& places,
+                               const BufferFunctionArgs& args,
+                               const std::string& function_name,
+                               const Instruction& inst, const StrategyPlan& plan,
+                               const std::vector<IrArray>& out,
+                               const std::vector<std::vector<IrArray>>& ins,
+                               llvm::Value* scratch);
+
 }  // namespace aotc::codegen
 
 #endif  // AOTC_CODEGEN_PARALLEL_LOOPS_H_
