@@ -5,6 +5,7 @@
 // models run in buffers that end at guard pages (jit_runner.h), so a read
 // outside the operand faults instead of passing. The corpus modules that
 // gather are compared with the evaluator too.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -350,22 +351,12 @@ ENTRY e {
 TEST(GatherE2eTest, CorpusGatherModulesMatchTheEvaluator) {
   // convert_operand_folder_1, gather_operation_1..6 and hlo_evaluator_1.
   constexpr int kExpectedCompared = 8;
-  int compared = 0;
-  for (const auto& path : CorpusFiles()) {
-    const std::string name = path.filename().string();
-    auto text = ReadFile(path.string());
-    ASSERT_TRUE(text.ok()) << text.status();
-    if (text->find(" gather(") == std::string::npos) continue;
-    const CorpusOutcome outcome = CompileAndCompare(*text, name);
-    if (outcome.kind == CorpusOutcome::kFailed) {
-      ADD_FAILURE() << name << ": " << outcome.detail;
-    } else if (outcome.kind == CorpusOutcome::kMatched) {
-      std::printf("compared %s\n", name.c_str());
-      ++compared;
-    } else {
-      std::printf("skipped %s: %s\n", name.c_str(), outcome.detail.c_str());
-    }
-  }
+  const CorpusSubset subset =
+      CompareCorpusSubset([](const std::string& text, const std::string&) {
+        return text.find(" gather(") != std::string::npos;
+      });
+  EXPECT_THAT(subset.failures, ::testing::IsEmpty());
+  const int compared = subset.matched;
   EXPECT_GE(compared, kExpectedCompared);
 }
 

@@ -3,6 +3,7 @@
 #include "tests/corpus/corpus_compare.h"
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/passes/pipelines.h"
+#include "compiler/support/file_io.h"
+#include "tests/corpus/corpus_files.h"
 #include "tools/compare.h"
 #include "tools/inputs.h"
 
@@ -180,6 +183,33 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
     }
   }
   return {Kind::kMatched, ""};
+}
+
+CorpusSubset CompareCorpusSubset(
+    const std::function<bool(const std::string& text, const std::string& name)>&
+        wanted) {
+  CorpusSubset subset;
+  for (const auto& path : CorpusFiles()) {
+    const std::string name = path.filename().string();
+    absl::StatusOr<std::string> text = ReadFile(path.string());
+    if (!text.ok()) {
+      subset.failures.push_back(
+          absl::StrCat(name, ": ", FirstLine(text.status().message())));
+      continue;
+    }
+    if (!wanted(*text, name)) continue;
+    ++subset.modules;
+    const CorpusOutcome outcome = CompileAndCompare(*text, name);
+    if (outcome.kind == CorpusOutcome::kFailed) {
+      subset.failures.push_back(absl::StrCat(name, ": ", outcome.detail));
+    } else if (outcome.kind == CorpusOutcome::kMatched) {
+      ++subset.matched;
+      std::printf("matched %s\n", name.c_str());
+    } else {
+      std::printf("skipped %s: %s\n", name.c_str(), outcome.detail.c_str());
+    }
+  }
+  return subset;
 }
 
 }  // namespace aotc

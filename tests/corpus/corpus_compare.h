@@ -13,7 +13,9 @@
 #define AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace aotc {
 
@@ -46,6 +48,18 @@ struct CorpusOutcome {
 // `text` is the module's HLO text, `name` its file name (for locations).
 CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name,
                                 const CorpusCompareOptions& options = {});
+
+// CompileAndCompare over the corpus modules whose text `wanted` accepts, in
+// file order, printing one line per module ("matched NAME" or
+// "skipped NAME: why").
+struct CorpusSubset {
+  int modules = 0;   // accepted by `wanted`
+  int matched = 0;
+  std::vector<std::string> failures;  // "NAME: what went wrong"
+};
+CorpusSubset CompareCorpusSubset(
+    const std::function<bool(const std::string& text, const std::string& name)>&
+        wanted);
 
 }  // namespace aotc
 

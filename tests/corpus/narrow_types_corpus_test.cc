@@ -7,6 +7,7 @@
 // compared is asserted, so a module that silently stops being compared
 // fails the test. Small enough (a few seconds) to run with the unit tests,
 // unlike the whole-corpus CorpusCodegen.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -29,33 +30,15 @@ constexpr int kExpectedCompared = 19;
 
 TEST(NarrowTypesCorpusTest, CompileAndMatchTheEvaluator) {
   const std::regex narrow(R"(s4\[|u4\[|s2\[|u2\[|f8e|f4e2m1fn|f6e)");
-  int narrow_modules = 0, compared = 0;
-  std::map<std::string, std::string> skipped;
-  for (const auto& path : CorpusFiles()) {
-    const std::string name = path.filename().string();
-    SCOPED_TRACE(name);
-    auto text = ReadFile(path.string());
-    ASSERT_TRUE(text.ok()) << text.status();
-    if (!std::regex_search(*text, narrow)) continue;
-    ++narrow_modules;
-    const CorpusOutcome outcome = CompileAndCompare(*text, name);
-    if (outcome.kind == CorpusOutcome::kFailed) {
-      ADD_FAILURE() << name << ": " << outcome.detail;
-    } else if (outcome.kind == CorpusOutcome::kMatched) {
-      ++compared;
-      std::printf("  matched: %s\n", name.c_str());
-    } else {
-      skipped[name] = outcome.detail;
-    }
-  }
+  const CorpusSubset subset =
+      CompareCorpusSubset([&](const std::string& text, const std::string&) {
+        return std::regex_search(text, narrow);
+      });
   std::printf("%d of %d narrow-type corpus modules compiled and matched\n",
-              compared, narrow_modules);
-  std::printf("skipped (%zu):\n", skipped.size());
-  for (const auto& [name, why] : skipped) {
-    std::printf("  %s: %s\n", name.c_str(), why.c_str());
-  }
-  EXPECT_EQ(narrow_modules, kNarrowModules);
-  EXPECT_EQ(compared, kExpectedCompared);
+              subset.matched, subset.modules);
+  EXPECT_THAT(subset.failures, ::testing::IsEmpty());
+  EXPECT_EQ(subset.modules, kNarrowModules);
+  EXPECT_EQ(subset.matched, kExpectedCompared);
 }
 
 }  // namespace

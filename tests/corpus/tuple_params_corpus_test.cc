@@ -6,6 +6,7 @@
 // unsupported feature (tiled layouts, convolution, complex, ...) are skipped
 // with the reason printed; the numbers found and compared are asserted, so a
 // module that silently stops being compared fails the test.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -55,38 +56,19 @@ bool EntryHasTupleParameter(const Module& module) {
 }
 
 TEST(TupleParamsCorpusTest, CompileAndMatchTheEvaluator) {
-  int tuple_modules = 0, compared = 0;
-  std::map<std::string, std::string> skipped;
-  for (const auto& path : CorpusFiles()) {
-    const std::string name = path.filename().string();
-    SCOPED_TRACE(name);
-    auto text = ReadFile(path.string());
-    ASSERT_TRUE(text.ok()) << text.status();
-    if (!MayHaveTupleParameter(*text)) continue;
-    auto module = LoadModuleFromString(*text, name);
-    ASSERT_TRUE(module.ok()) << module.status();
-    if (!EntryHasTupleParameter(**module)) continue;
-    ++tuple_modules;
-    const CorpusOutcome outcome = CompileAndCompare(*text, name);
-    if (outcome.kind == CorpusOutcome::kFailed) {
-      ADD_FAILURE() << name << ": " << outcome.detail;
-    } else if (outcome.kind == CorpusOutcome::kMatched) {
-      ++compared;
-      std::printf("  matched: %s\n", name.c_str());
-    } else {
-      skipped[name] = outcome.detail;
-    }
-  }
+  const CorpusSubset subset = CompareCorpusSubset(
+      [](const std::string& text, const std::string& name) {
+        if (!MayHaveTupleParameter(text)) return false;
+        auto module = LoadModuleFromString(text, name);
+        return module.ok() && EntryHasTupleParameter(**module);
+      });
   std::printf(
       "%d of %d corpus modules with tuple parameters compiled and "
       "matched\n",
-      compared, tuple_modules);
-  std::printf("skipped (%zu):\n", skipped.size());
-  for (const auto& [name, why] : skipped) {
-    std::printf("  %s: %s\n", name.c_str(), why.c_str());
-  }
-  EXPECT_EQ(tuple_modules, kTupleModules);
-  EXPECT_EQ(compared, kExpectedCompared);
+      subset.matched, subset.modules);
+  EXPECT_THAT(subset.failures, ::testing::IsEmpty());
+  EXPECT_EQ(subset.modules, kTupleModules);
+  EXPECT_EQ(subset.matched, kExpectedCompared);
 }
 
 }  // namespace
