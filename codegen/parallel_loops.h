@@ -1,4 +1,5 @@
-// Loops run through the runtime's parallel-for hook.
+// Loops in functions of their own: run through the runtime's parallel-for
+// hook, or called directly (outlined).
 //
 // A strategy's loops over a large enough output become a task function over
 // a range [begin, end) of the outermost physical dimension of the plan's loop
@@ -6,7 +7,9 @@
 // runtime runs it serially on the caller's thread unless the application
 // installed a hook (docs/runtime.md). The task finds its buffers again from
 // the three pointers of the buffer function (params, results, temp) that the
-// context carries (BufferPlaces::Rebase).
+// context carries (BufferPlaces::Rebase). Loops too small to split are
+// emitted the same way, as one call over the whole loop, when their
+// computation is large (EmitOutlinedLoops).
 #ifndef AOTC_CODEGEN_PARALLEL_LOOPS_H_
 #define AOTC_CODEGEN_PARALLEL_LOOPS_H_
 

@@ -11,14 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <regex>
 #include <string>
 #include <vector>
 
-#include "compiler/support/file_io.h"
 #include "tests/corpus/corpus_compare.h"
-#include "tests/corpus/corpus_files.h"
 
 namespace aotc {
 namespace {

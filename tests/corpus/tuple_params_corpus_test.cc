@@ -10,15 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "compiler/frontend/load_module.h"
-#include "compiler/support/file_io.h"
 #include "tests/corpus/corpus_compare.h"
-#include "tests/corpus/corpus_files.h"
 
 namespace aotc {
 namespace {
