@@ -16,6 +16,7 @@ constexpr uint32_t K = kPropCallsComputations;
 constexpr uint32_t X = kPropCollective;
 constexpr uint32_t V = kPropEvaluable;
 constexpr uint32_t G = kPropElementalForm;
+constexpr uint32_t H = kPropHeavy;
 
 struct OpcodeInfo {
   std::string_view name;

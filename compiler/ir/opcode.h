@@ -32,6 +32,7 @@ enum OpProperty : uint32_t {
   kPropCollective = 1u << 7,      // X
   kPropEvaluable = 1u << 8,       // V
   kPropElementalForm = 1u << 9,   // G
+  kPropHeavy = 1u << 10,          // H
 };
 
 int NumOpcodes();
@@ -66,6 +67,8 @@ inline bool IsMovement(Opcode op) { return HasProperty(op, kPropMovement); }
 inline bool IsTranscendental(Opcode op) {
   return HasProperty(op, kPropTranscendental);
 }
+// Expensive per element: a fused loop must not compute it twice.
+inline bool IsHeavy(Opcode op) { return HasProperty(op, kPropHeavy); }
 inline bool HasSideEffect(Opcode op) {
   return HasProperty(op, kPropSideEffect);
 }

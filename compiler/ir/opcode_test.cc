@@ -52,6 +52,19 @@ TEST(OpcodeTest, ElementalFormColumn) {
   }
 }
 
+TEST(OpcodeTest, HeavyColumn) {
+  EXPECT_TRUE(IsHeavy(Opcode::kDivide));
+  EXPECT_TRUE(IsHeavy(Opcode::kRemainder));
+  EXPECT_TRUE(IsHeavy(Opcode::kReduceWindow));
+  EXPECT_TRUE(IsHeavy(Opcode::kExp));
+  EXPECT_FALSE(IsHeavy(Opcode::kAdd));
+  EXPECT_FALSE(IsHeavy(Opcode::kBroadcast));
+  for (int i = 0; i < NumOpcodes(); ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    if (IsTranscendental(op)) EXPECT_TRUE(IsHeavy(op)) << OpcodeName(op);
+  }
+}
+
 TEST(PrimitiveTypeTest, NamesNumbersAndSizes) {
   EXPECT_EQ(PrimitiveTypeName(PrimitiveType::kBF16), "bf16");
   EXPECT_EQ(static_cast<int>(PrimitiveType::kF32), 11);

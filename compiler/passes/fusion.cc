@@ -352,17 +352,7 @@ class ComputationFuser {
 }  // namespace
 
 bool IsExpensive(const Instruction& inst) {
-  switch (inst.opcode()) {
-    case Opcode::kDivide:
-    case Opcode::kRemainder:
-    case Opcode::kReduce:
-    case Opcode::kReduceWindow:
-    case Opcode::kMap:
-    case Opcode::kDot:
-      return true;
-    default:
-      return IsTranscendental(inst.opcode());
-  }
+  return IsHeavy(inst.opcode());
 }
 
 std::string_view FusionRefusal(const Instruction& producer,
