@@ -59,10 +59,6 @@ bool Contains(const std::vector<int64_t>& dims, int64_t d) {
   return std::find(dims.begin(), dims.end(), d) != dims.end();
 }
 
-std::string BracedList(const std::vector<int64_t>& dims) {
-  return absl::StrCat("{", absl::StrJoin(dims, ","), "}");
-}
-
 absl::Status GatherError(const Instruction& inst, std::string_view what) {
   return ErrorAt(inst.location(), absl::StrCat("gather: ", Sv(what)));
 }

@@ -56,10 +56,6 @@ struct ScatterPlan {
   std::vector<int64_t> start_limits;
 };
 
-std::string BracedList(const std::vector<int64_t>& dims) {
-  return absl::StrCat("{", absl::StrJoin(dims, ","), "}");
-}
-
 absl::Status ScatterError(const Instruction& inst, std::string_view what) {
   return ErrorAt(inst.location(), absl::StrCat("scatter: ", Sv(what)));
 }

@@ -55,10 +55,6 @@ void CopyRawData(const Literal& from, Literal& to) {
   std::memcpy(to.mutable_raw(), from.raw(), from.raw_size());
 }
 
-std::string BracedList(absl::Span<const int64_t> values) {
-  return absl::StrCat("{", absl::StrJoin(values, ","), "}");
-}
-
 int64_t LinearIndex(absl::Span<const int64_t> index,
                     absl::Span<const int64_t> strides) {
   int64_t linear = 0;

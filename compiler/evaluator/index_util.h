@@ -18,6 +18,7 @@
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ir/primitive_type.h"
+#include "compiler/support/strings.h"  // BracedList
 
 namespace aotc::eval {
 
@@ -57,9 +58,6 @@ void ScatterStrided(const uint8_t* src, absl::Span<const int64_t> src_dims,
 // Copies all array data of `from` into `to` (equal byte sizes); does nothing
 // for empty arrays, whose data pointers may be null.
 void CopyRawData(const Literal& from, Literal& to);
-
-// "{1,2,3}": a dimension list as messages quote it.
-std::string BracedList(absl::Span<const int64_t> values);
 
 // sum_i index[i] * strides[i].
 int64_t LinearIndex(absl::Span<const int64_t> index,

@@ -8,17 +8,25 @@
 #ifndef AOTC_COMPILER_SUPPORT_STRINGS_H_
 #define AOTC_COMPILER_SUPPORT_STRINGS_H_
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace aotc {
 
 inline absl::string_view Sv(std::string_view s) {
   return absl::string_view(s.data(), s.size());
+}
+
+// "{1,2,3}": a dimension list as messages quote it.
+inline std::string BracedList(absl::Span<const int64_t> values) {
+  return absl::StrCat("{", absl::StrJoin(values, ","), "}");
 }
 
 }  // namespace aotc
