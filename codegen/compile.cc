@@ -14,6 +14,7 @@
 #include "codegen/header/header_writer.h"
 #include "codegen/header/model_json.h"
 #include "codegen/module_context.h"
+#include "codegen/target_info.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -260,6 +261,10 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   m.setDataLayout(tm->createDataLayout());
   ModuleContext mc(m, sig.name);
   mc.set_strict_fp(options.strict_fp);
+  TargetInfo target = DescribeTarget(*tm);
+  if (options.l1_cache_bytes > 0) target.l1_bytes = options.l1_cache_bytes;
+  if (options.l2_cache_bytes > 0) target.l2_bytes = options.l2_cache_bytes;
+  mc.set_target(target);
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;
   EmitEntryPoints(m, sig, EmitChecked(m, sig, entry.function, entry.temp_bytes));

@@ -36,6 +36,11 @@ struct CompileOptions {
   // sequential order. Off by default: such reductions may be reassociated
   // into several vector accumulators (docs/codegen.md).
   bool strict_fp = false;
+  // Level-1 data and level-2 cache bytes per core, which size the GEMM's
+  // cache blocks; 0: the typical sizes for the target's class of core
+  // (codegen/target_info.h).
+  int64_t l1_cache_bytes = 0;
+  int64_t l2_cache_bytes = 0;
 };
 
 struct CompiledModel {

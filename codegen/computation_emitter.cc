@@ -83,7 +83,7 @@ absl::Status ComputationEmitter::PlanAll() {
                      inst->called_computations().end());
     } else if (p.kind == ValueKind::kOwned) {
       ++owned_count_;
-      ASSIGN_OR_RETURN(p.strategy, PlanInstruction(*inst));
+      ASSIGN_OR_RETURN(p.strategy, PlanInstruction(*inst, mc_.target()));
       shared_bytes_ = std::max(shared_bytes_, p.strategy->scratch_bytes);
     }
     for (const Computation* callee : callees) {
@@ -125,6 +125,19 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
   places_.SetAliasScopes(mc_.context(), inst.name(), out, ins);
   Value* scratch =
       strategy.scratch_bytes > 0 ? TempAt(SharedRegionOffset()) : nullptr;
+  auto readers = [&] {
+    std::vector<LeafGenerators> ops;
+    for (const std::vector<IrArray>& leaves : ins) {
+      LeafGenerators g;
+      for (const IrArray& a : leaves) g.push_back(ArrayReader(*b_, a));
+      ops.push_back(std::move(g));
+    }
+    return ops;
+  };
+  if (strategy.prologue) {
+    RETURN_IF_ERROR(strategy.prologue(
+        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch}));
+  }
   if (std::optional<ParallelSplit> split = ChooseParallelSplit(strategy);
       split.has_value()) {
     RETURN_IF_ERROR(EmitParallelLoops(
@@ -137,14 +150,8 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
         absl::StrCat(function_->getName().str(), ".loops.", inst.name()), inst,
         strategy, out, ins, scratch));
   } else {
-    std::vector<LeafGenerators> ops;
-    for (const std::vector<IrArray>& leaves : ins) {
-      LeafGenerators g;
-      for (const IrArray& a : leaves) g.push_back(ArrayReader(*b_, a));
-      ops.push_back(std::move(g));
-    }
     RETURN_IF_ERROR(strategy.emit(
-        LoopArgs{mc_, *b_, inst, out, ops, nullptr, nullptr, scratch}));
+        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch}));
   }
   // Later users read these arrays with their own scopes.
   for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);

@@ -15,12 +15,6 @@ using llvm::Value;
 
 constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
 
-struct RowDot {
-  const Instruction* dot = nullptr;
-  int lhs = 0;  // the operand (of the fusion or plain dot) holding lhs
-  int rhs = 1;
-};
-
 bool IsPlainMatrixDot(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDot) return false;
   const DotDimensionNumbers& dn = dot.attrs().dot_dnums;
@@ -53,53 +47,25 @@ bool OnlyElementwiseToRoot(const Instruction& dot) {
   return true;
 }
 
-std::optional<RowDot> MatchRowDot(const Instruction& inst) {
-  if (!inst.shape().IsArray() || !inst.shape().HasDefaultLayout()) {
+std::optional<DotSite> MatchRowDot(const Instruction& inst) {
+  std::optional<DotSite> site = MatchDotSite(inst);
+  if (!site.has_value() || !IsPlainMatrixDot(*site->dot)) return std::nullopt;
+  const int64_t n = site->dot->shape().dimensions(1);
+  if (n * StorageBytes(site->dot->shape().element_type()) >
+      kMaxAccumulatorBytes) {
     return std::nullopt;
   }
-  RowDot rd;
-  if (inst.opcode() == Opcode::kDot) {
-    if (!IsPlainMatrixDot(inst)) return std::nullopt;
-    rd.dot = &inst;
-  } else if (inst.opcode() == Opcode::kFusion) {
-    const Computation& fused = *inst.fused_computation();
-    for (const auto& f : fused.instructions()) {
-      if (f->opcode() != Opcode::kDot) continue;
-      if (rd.dot != nullptr) return std::nullopt;  // one dot only
-      rd.dot = f.get();
-    }
-    if (rd.dot == nullptr || !IsPlainMatrixDot(*rd.dot) ||
-        rd.dot->operand(0)->opcode() != Opcode::kParameter ||
-        rd.dot->operand(1)->opcode() != Opcode::kParameter ||
-        !OnlyElementwiseToRoot(*rd.dot) ||
-        !fused.root()->shape().SameDimensions(rd.dot->shape())) {
-      return std::nullopt;
-    }
-    rd.lhs = static_cast<int>(rd.dot->operand(0)->parameter_number());
-    rd.rhs = static_cast<int>(rd.dot->operand(1)->parameter_number());
-  } else {
-    return std::nullopt;
-  }
-  const int64_t n = rd.dot->shape().dimensions(1);
-  if (n * StorageBytes(rd.dot->shape().element_type()) > kMaxAccumulatorBytes) {
-    return std::nullopt;
-  }
-  return rd;
+  return site;
 }
 
-absl::Status EmitRowDot(const LoopArgs& args, const RowDot& rd) {
-  ModuleContext& mc = args.mc;
+absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
   llvm::IRBuilderBase& b = args.b;
-  const Instruction& inst = args.inst;
   const IrArray& out = args.out[0];
   const std::vector<LeafGenerators>& ops = args.ops;
-  Value* begin = args.begin;
-  Value* end = args.end;
   const Instruction& dot = *rd.dot;
-  const Shape& lhs_shape = dot.operand(0)->shape();
   const Shape& rhs_shape = dot.operand(1)->shape();
   const int64_t m = dot.shape().dimensions(0);
-  const int64_t k_extent = lhs_shape.dimensions(1);
+  const int64_t k_extent = dot.operand(0)->shape().dimensions(1);
   const int64_t n = dot.shape().dimensions(1);
   const PrimitiveType t = dot.shape().element_type();
   llvm::Type* elem = ComputeType(b.getContext(), t);
@@ -113,11 +79,11 @@ absl::Status EmitRowDot(const LoopArgs& args, const RowDot& rd) {
     return b.CreateInBoundsGEP(row_type, acc, {b.getInt64(0), j});
   };
 
-  ElementalEmitter emitter(mc, b);
+  ElementalEmitter emitter(args.mc, b);
   absl::Status status;
   EmitForLoop(
-      b, begin ? begin : b.getInt64(0), end ? end : b.getInt64(m), "dot.i",
-      [&](Value* i) {
+      b, args.begin ? args.begin : b.getInt64(0),
+      args.end ? args.end : b.getInt64(m), "dot.i", [&](Value* i) {
         if (!status.ok()) return;
         b.CreateMemSet(acc, b.getInt8(0), n * StorageBytes(t),
                        llvm::MaybeAlign(64));
@@ -157,31 +123,13 @@ absl::Status EmitRowDot(const LoopArgs& args, const RowDot& rd) {
           o.multi = {i, j};
           o.linear = b.CreateAdd(b.CreateMul(i, b.getInt64(n)), j);
           o.shape = &out.shape();
-          Value* sum = b.CreateLoad(elem, acc_at(j));
-          Value* v = sum;
-          if (inst.opcode() == Opcode::kFusion) {
-            std::vector<Value*> at = o.multi;
-            Generator own = [sum, at](const Index& idx)
-                -> absl::StatusOr<Value*> {
-              if (idx.multi == at) return sum;
-              return absl::InternalError("dot epilogue read at another index");
-            };
-            std::map<const Instruction*, LeafGenerators> overrides = {
-                {&dot, {own}}};
-            absl::StatusOr<LeafGenerators> roots = emitter.EmitComputation(
-                *inst.fused_computation(), ops, &overrides);
-            if (!roots.ok()) {
-              status = roots.status();
-              return;
-            }
-            absl::StatusOr<Value*> r = (*roots)[0](o);
-            if (!r.ok()) {
-              status = r.status();
-              return;
-            }
-            v = *r;
+          absl::StatusOr<Value*> v = EmitDotEpilogue(
+              emitter, args, rd, b.CreateLoad(elem, acc_at(j)), o);
+          if (!v.ok()) {
+            status = v.status();
+            return;
           }
-          out.Write(b, o, v);
+          out.Write(b, o, *v);
         });
       });
   return status;
@@ -189,8 +137,53 @@ absl::Status EmitRowDot(const LoopArgs& args, const RowDot& rd) {
 
 }  // namespace
 
+std::optional<DotSite> MatchDotSite(const Instruction& inst) {
+  if (!inst.shape().IsArray()) return std::nullopt;
+  DotSite site;
+  if (inst.opcode() == Opcode::kDot) {
+    site.dot = &inst;
+    return site;
+  }
+  if (inst.opcode() != Opcode::kFusion) return std::nullopt;
+  const Computation& fused = *inst.fused_computation();
+  for (const auto& f : fused.instructions()) {
+    if (f->opcode() != Opcode::kDot) continue;
+    if (site.dot != nullptr) return std::nullopt;  // one dot only
+    site.dot = f.get();
+  }
+  if (site.dot == nullptr ||
+      site.dot->operand(0)->opcode() != Opcode::kParameter ||
+      site.dot->operand(1)->opcode() != Opcode::kParameter ||
+      !OnlyElementwiseToRoot(*site.dot) ||
+      !fused.root()->shape().SameDimensions(site.dot->shape())) {
+    return std::nullopt;
+  }
+  site.lhs = static_cast<int>(site.dot->operand(0)->parameter_number());
+  site.rhs = static_cast<int>(site.dot->operand(1)->parameter_number());
+  return site;
+}
+
+absl::StatusOr<Value*> EmitDotEpilogue(ElementalEmitter& emitter,
+                                       const LoopArgs& args,
+                                       const DotSite& site, Value* sum,
+                                       const Index& at) {
+  if (args.inst.opcode() != Opcode::kFusion) return sum;
+  std::vector<Value*> multi = at.multi;
+  Generator own = [sum, multi](const Index& idx) -> absl::StatusOr<Value*> {
+    if (idx.multi == multi) return sum;
+    return absl::InternalError("dot epilogue read at another index");
+  };
+  std::map<const Instruction*, LeafGenerators> overrides = {
+      {site.dot, {own}}};
+  ASSIGN_OR_RETURN(LeafGenerators roots,
+                   emitter.EmitComputation(*args.inst.fused_computation(),
+                                           args.ops, &overrides));
+  return roots[0](at);
+}
+
 std::optional<StrategyPlan> PlanRowDot(const Instruction& inst) {
-  std::optional<RowDot> rd = MatchRowDot(inst);
+  if (!inst.shape().HasDefaultLayout()) return std::nullopt;
+  std::optional<DotSite> rd = MatchRowDot(inst);
   if (!rd.has_value()) return std::nullopt;
   StrategyPlan plan;
   plan.name = "row-dot";

@@ -19,6 +19,27 @@
 
 namespace aotc::codegen {
 
+// A dot computed by a dot strategy: `inst` itself, or the one dot of the
+// fusion `inst` when the dot reads two of the fusion's parameters and the
+// root depends on the dot only through element-wise instructions of its
+// dimensions (the epilogue: bias, activation, residual). `lhs` and `rhs`
+// are the operands of `inst` holding the dot's operands.
+struct DotSite {
+  const Instruction* dot = nullptr;
+  int lhs = 0;
+  int rhs = 1;
+};
+std::optional<DotSite> MatchDotSite(const Instruction& inst);
+
+// The value of `inst`'s output at index `at` (an index of the dot's
+// dimensions) given the dot's element there, `sum`: `sum` itself for a
+// plain dot, the fusion's root through its epilogue otherwise.
+absl::StatusOr<llvm::Value*> EmitDotEpilogue(ElementalEmitter& emitter,
+                                             const LoopArgs& args,
+                                             const DotSite& site,
+                                             llvm::Value* sum,
+                                             const Index& at);
+
 // The "row-dot" strategy (strategy.h): the loops above, parallel over the
 // rows, when `inst` is a plain 2-D dot contracting lhs dimension 1 with rhs
 // dimension 0, or a fusion whose one dot reads two of the fusion's

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "codegen/target_info.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/literal.h"
 #include "compiler/passes/buffer_assignment.h"
@@ -33,6 +34,10 @@ class ModuleContext {
   // order (CompileOptions::strict_fp).
   bool strict_fp() const { return strict_fp_; }
   void set_strict_fp(bool strict) { strict_fp_ = strict; }
+
+  // The target's vector unit and caches, which size the GEMM's tiles.
+  const TargetInfo& target() const { return target_; }
+  void set_target(const TargetInfo& target) { target_ = target; }
 
   ModuleContext(llvm::Module& module, std::string prefix)
       : module_(module), prefix_(std::move(prefix)) {}
@@ -59,6 +64,7 @@ class ModuleContext {
 
  private:
   bool strict_fp_ = false;
+  TargetInfo target_;
   llvm::Module& module_;
   std::string prefix_;
   std::map<std::string, llvm::GlobalVariable*> constants_;

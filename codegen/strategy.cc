@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/dot_emitter.h"
+#include "codegen/gemm_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
 #include "codegen/scatter_emitter.h"
@@ -120,24 +121,38 @@ std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
 
 }  // namespace
 
+namespace {
+
+// A planner that does not look at the target.
+template <std::optional<StrategyPlan> (*Plan)(const Instruction&)>
+std::optional<StrategyPlan> AnyTarget(const Instruction& inst,
+                                      const TargetInfo&) {
+  return Plan(inst);
+}
+
+}  // namespace
+
 const std::vector<Strategy>& Strategies() {
   static const std::vector<Strategy>* const kStrategies =
       new std::vector<Strategy>{
-          {"row-dot", PlanRowDot},
-          {"reduce-loop", PlanReduceLoop},
-          {"sort", PlanSort},
-          {"top-k", PlanTopK},
-          {"scatter", PlanScatter},
-          {"select-and-scatter", PlanSelectAndScatter},
-          {"variadic-reduce", PlanVariadicReduce},
-          {"element-loops", PlanElementLoops},
+          {"gemm", PlanGemm},
+          {"row-dot", AnyTarget<PlanRowDot>},
+          {"reduce-loop", AnyTarget<PlanReduceLoop>},
+          {"sort", AnyTarget<PlanSort>},
+          {"top-k", AnyTarget<PlanTopK>},
+          {"scatter", AnyTarget<PlanScatter>},
+          {"select-and-scatter", AnyTarget<PlanSelectAndScatter>},
+          {"variadic-reduce", AnyTarget<PlanVariadicReduce>},
+          {"element-loops", AnyTarget<PlanElementLoops>},
       };
   return *kStrategies;
 }
 
-absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst) {
+absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
+                                             const TargetInfo& target) {
   for (const Strategy& s : Strategies()) {
-    if (std::optional<StrategyPlan> plan = s.plan(inst); plan.has_value()) {
+    if (std::optional<StrategyPlan> plan = s.plan(inst, target);
+        plan.has_value()) {
       return *std::move(plan);
     }
   }

@@ -19,12 +19,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "codegen/elemental.h"
+#include "codegen/target_info.h"
 
 namespace aotc::codegen {
 
@@ -47,9 +49,16 @@ struct LoopArgs {
 struct StrategyPlan {
   std::string_view name;
   // The shape whose outermost physical dimension the parallel loop splits,
-  // or null when the loops cannot be split. Must outlive the plan (a leaf of
-  // the instruction's shape).
+  // or null when the loops cannot be split. Must outlive the plan: a leaf of
+  // the instruction's shape, or `own_loop_shape`.
   const Shape* loop_shape = nullptr;
+  // A loop of the plan's own making (e.g. over blocks of rows), which
+  // loop_shape then points to.
+  std::shared_ptr<const Shape> own_loop_shape;
+  // Emitted once before the loops, outside any parallel task, with the whole
+  // range (begin and end null): work every range shares, such as packing an
+  // operand into scratch. May be empty.
+  std::function<absl::Status(const LoopArgs&)> prologue;
   // Input elements read per element of loop_shape, at least 1.
   int64_t work_per_element = 1;
   // Scratch the loops need (in temp, kBufferAlignment-aligned); with a
@@ -60,8 +69,12 @@ struct StrategyPlan {
 
 struct Strategy {
   std::string_view name;
-  // The plan for `inst`, or nullopt when this strategy does not apply.
-  std::function<std::optional<StrategyPlan>(const Instruction&)> plan;
+  // The plan for `inst` on `target`, or nullopt when this strategy does not
+  // apply. Whether a strategy applies never depends on the target, only the
+  // plan's tiles and scratch do.
+  std::function<std::optional<StrategyPlan>(const Instruction&,
+                                            const TargetInfo&)>
+      plan;
 };
 
 // Every strategy, in the order they are tried.
@@ -69,7 +82,8 @@ const std::vector<Strategy>& Strategies();
 
 // The plan of the first strategy that applies to `inst`; a located error
 // when none does.
-absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst);
+absl::StatusOr<StrategyPlan> PlanInstruction(
+    const Instruction& inst, const TargetInfo& target = TargetInfo());
 
 // Whether `inst` can be computed one element at a time from its operands'
 // elements (ElementalEmitter::MakeGenerators), as it must be inside a fusion

@@ -1,0 +1,337 @@
+// End-to-end tests of the GEMM strategy: a closed-form product, a sweep of
+// sizes (1-row edges, primes, odd) against a product computed here in
+// double with the classic error bound of a sum of K products, every
+// dimension-numbers form and layout against the evaluator, fused epilogues,
+// bf16 operands, constant weights packed at compile time, the evaluator's
+// numbers bit for bit under --strict-fp, blocks split across threads, and
+// the tilings chosen for each kind of target.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "codegen/codegen_test_util.h"
+#include "codegen/gemm_emitter.h"
+#include "codegen/strategy.h"
+#include "tools/inputs.h"
+
+namespace aotc::codegen::testing {
+namespace {
+
+using P = PrimitiveType;
+
+// A plain [m,k] x [k,n] product.
+std::string MatMulHlo(int64_t m, int64_t n, int64_t k) {
+  return absl::StrCat(R"(HloModule m
+ENTRY e {
+  a = f32[)", m, ",", k, R"(] parameter(0)
+  b = f32[)", k, ",", n, R"(] parameter(1)
+  ROOT d = f32[)", m, ",", n, R"(] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+}
+
+std::string PlanName(std::string_view hlo, bool optimize = false) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  if (!module.ok()) return std::string(module.status().message());
+  if (optimize) {
+    auto s = OptimizeModule(**module, {});
+    if (!s.ok()) return std::string(s.status().message());
+  }
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  if (!plan.ok()) return std::string(plan.status().message());
+  return std::string(plan->name);
+}
+
+TEST(GemmE2eTest, ClosedFormProduct) {
+  // a[i,k] = i + 1, b[k,j] = k + (j % 4) - 1, so
+  // c[i,j] = (i + 1) * (K (K - 1) / 2 + K ((j % 4) - 1)): small integers,
+  // exact in f32 whatever the order of the sum.
+  const int64_t m = 37, n = 65, k = 31;
+  const std::string hlo = MatMulHlo(m, n, k);
+  ASSERT_EQ(PlanName(hlo), "gemm");
+  std::vector<float> a(m * k), b(k * n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t p = 0; p < k; ++p) a[i * k + p] = static_cast<float>(i + 1);
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    for (int64_t j = 0; j < n; ++j) b[p * n + j] = static_cast<float>(p + j % 4 - 1);
+  }
+  auto r = CompileAndRun(hlo, {MakeArray<P::kF32>({m, k}, a),
+                               MakeArray<P::kF32>({k, n}, b)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> c = Values<P::kF32>((*r)[0]);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      const double want = (i + 1.0) * (k * (k - 1) / 2.0 + k * (j % 4 - 1.0));
+      ASSERT_EQ(c[i * n + j], want) << i << "," << j;
+    }
+  }
+}
+
+// Random operands; every element must lie within the bound of a sum of k
+// rounded products, |c - exact| <= 1.01 k u sum |a b| (u = 2^-24), of the
+// product computed in double.
+void CheckRandomProduct(int64_t m, int64_t n, int64_t k, bool threads) {
+  SCOPED_TRACE(absl::StrCat(m, "x", n, "x", k));
+  const std::string hlo = MatMulHlo(m, n, k);
+  const Literal a = RandomLiteral(Shape::Array(P::kF32, {m, k}), 5, 0);
+  const Literal b = RandomLiteral(Shape::Array(P::kF32, {k, n}), 5, 1);
+  HookLog log;
+  if (threads) aotc_set_parallel_for(&ThreadedReverseHook, &log);
+  auto r = CompileAndRun(hlo, {a, b});
+  if (threads) aotc_set_parallel_for(nullptr, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> c = Values<P::kF32>((*r)[0]);
+  const absl::Span<const float> av = a.data<float>(), bv = b.data<float>();
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double exact = 0, magnitude = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        exact += double{av[i * k + p]} * bv[p * n + j];
+        magnitude += std::abs(double{av[i * k + p]} * bv[p * n + j]);
+      }
+      const double bound = 1.01 * k * std::ldexp(1.0, -24) * magnitude;
+      ASSERT_LE(std::abs(c[i * n + j] - exact), bound) << i << "," << j;
+    }
+  }
+  if (threads) EXPECT_GT(log.calls, 0);
+}
+
+TEST(GemmE2eTest, SizesWithEdgesInEveryDimension) {
+  for (int64_t m : {8, 13, 97}) {
+    for (int64_t n : {16, 61, 129}) {
+      for (int64_t k : {17, 256, 601}) {
+        if (m * n * k < (int64_t{1} << 15)) continue;
+        CheckRandomProduct(m, n, k, false);
+      }
+    }
+  }
+}
+
+TEST(GemmE2eTest, BlocksSplitAcrossThreads) {
+  CheckRandomProduct(300, 130, 70, true);
+}
+
+// The evaluator's numbers for every operand arrangement: transposed
+// operands, batch dimensions, several contracting and free dimensions,
+// column-major layouts.
+TEST(GemmE2eTest, EveryDimensionNumbersFormMatchesTheEvaluator) {
+  struct Case {
+    const char* name;
+    const char* hlo;
+    std::vector<std::vector<int64_t>> params;
+  };
+  const std::vector<Case> cases = {
+      {"lhs transposed", R"(HloModule m
+ENTRY e {
+  a = f32[33,20] parameter(0)
+  b = f32[33,47] parameter(1)
+  ROOT d = f32[20,47] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+})", {{33, 20}, {33, 47}}},
+      {"rhs transposed", R"(HloModule m
+ENTRY e {
+  a = f32[20,33] parameter(0)
+  b = f32[47,33] parameter(1)
+  ROOT d = f32[20,47] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+})", {{20, 33}, {47, 33}}},
+      {"batched attention scores", R"(HloModule m
+ENTRY e {
+  q = f32[3,2,19,24] parameter(0)
+  k = f32[3,2,41,24] parameter(1)
+  ROOT s = f32[3,2,19,41] dot(q, k), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims={0,1}, rhs_contracting_dims={3}
+})", {{3, 2, 19, 24}, {3, 2, 41, 24}}},
+      {"batch dimension in the middle", R"(HloModule m
+ENTRY e {
+  a = f32[17,4,29] parameter(0)
+  b = f32[29,4,33] parameter(1)
+  ROOT d = f32[4,17,33] dot(a, b), lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={0}
+})", {{17, 4, 29}, {29, 4, 33}}},
+      {"two contracting and two free dimensions", R"(HloModule m
+ENTRY e {
+  a = f32[3,5,7,6] parameter(0)
+  b = f32[7,4,6,9] parameter(1)
+  ROOT d = f32[3,5,4,9] dot(a, b), lhs_contracting_dims={2,3}, rhs_contracting_dims={0,2}
+})", {{3, 5, 7, 6}, {7, 4, 6, 9}}},
+      {"column-major operands and result", R"(HloModule m
+ENTRY e {
+  a = f32[23,35]{0,1} parameter(0)
+  b = f32[35,41]{0,1} parameter(1)
+  ROOT d = f32[23,41]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {{23, 35}, {35, 41}}},
+      {"f64", R"(HloModule m
+ENTRY e {
+  a = f64[29,31] parameter(0)
+  b = f64[31,37] parameter(1)
+  ROOT d = f64[29,37] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})", {{29, 31}, {31, 37}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto module = LoadModuleFromString(c.hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    EXPECT_EQ(PlanName(c.hlo), "gemm");
+    std::vector<Literal> args;
+    const Computation& entry = *(*module)->entry();
+    for (size_t i = 0; i < c.params.size(); ++i) {
+      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 9, i));
+    }
+    ExpectMatchesEvaluator(c.hlo, args);
+  }
+}
+
+TEST(GemmE2eTest, BiasAndReluEpilogueFusesIntoTheProduct) {
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[40,64] parameter(0)
+  w = f32[64,48] parameter(1)
+  bias = f32[48] parameter(2)
+  d = f32[40,48] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[40,48] broadcast(bias), dimensions={1}
+  s = f32[40,48] add(d, bb)
+  z = f32[] constant(0)
+  zb = f32[40,48] broadcast(z), dimensions={}
+  ROOT r = f32[40,48] maximum(s, zb)
+})";
+  EXPECT_EQ(PlanName(hlo, /*optimize=*/true), "gemm");
+  std::vector<float> x(40 * 64), w(64 * 48), bias(48);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 5) - 2;
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 3) - 1;
+  for (size_t i = 0; i < bias.size(); ++i) bias[i] = static_cast<float>(i) - 24;
+  auto r = CompileAndRun(hlo,
+                         {MakeArray<P::kF32>({40, 64}, x),
+                          MakeArray<P::kF32>({64, 48}, w), Vec<P::kF32>(bias)},
+                         2, /*optimize=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> y = Values<P::kF32>((*r)[0]);
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 48; ++j) {
+      double s = bias[j];
+      for (int p = 0; p < 64; ++p) s += double{x[i * 64 + p]} * w[p * 48 + j];
+      ASSERT_EQ(y[i * 48 + j], std::max(s, 0.0)) << i << "," << j;
+    }
+  }
+}
+
+TEST(GemmE2eTest, Bf16OperandsAccumulateInF32) {
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  a = bf16[24,40] parameter(0)
+  b = bf16[40,36] parameter(1)
+  ROOT d = f32[24,36] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  EXPECT_EQ(PlanName(hlo), "gemm");
+  ExpectMatchesEvaluator(
+      hlo, {RandomLiteral(Shape::Array(P::kBF16, {24, 40}), 3, 0),
+            RandomLiteral(Shape::Array(P::kBF16, {40, 36}), 3, 1)});
+}
+
+TEST(GemmE2eTest, ConstantWeightsArePackedAtCompileTime) {
+  // w[k,j] = (k + 2 j) % 7 - 3 as a constant; x[i,k] = 1 for k even, else
+  // -1: c[i,j] = sum over k of (+-1) w[k,j], computed here.
+  const int64_t m = 16, n = 20, k = 130;
+  std::string w_text = "{";
+  std::vector<float> w(k * n);
+  for (int64_t p = 0; p < k; ++p) {
+    absl::StrAppend(&w_text, p ? ", {" : "{");
+    for (int64_t j = 0; j < n; ++j) {
+      w[p * n + j] = static_cast<float>((p + 2 * j) % 7 - 3);
+      absl::StrAppend(&w_text, j ? ", " : "", w[p * n + j]);
+    }
+    absl::StrAppend(&w_text, "}");
+  }
+  absl::StrAppend(&w_text, "}");
+  const std::string hlo = absl::StrCat(R"(HloModule m
+ENTRY e {
+  x = f32[16,130] parameter(0)
+  w = f32[130,20] constant()", w_text, R"()
+  ROOT d = f32[16,20] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "gemm");
+  EXPECT_FALSE(plan->prologue);  // nothing to pack at run time
+  std::vector<float> x(m * k);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t p = 0; p < k; ++p) x[i * k + p] = p % 2 == 0 ? 1.0f : -1.0f;
+  }
+  auto r = CompileAndRun(hlo, {MakeArray<P::kF32>({m, k}, x)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> c = Values<P::kF32>((*r)[0]);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (int64_t p = 0; p < k; ++p) want += x[i * k + p] * w[p * n + j];
+      ASSERT_EQ(c[i * n + j], want) << i << "," << j;
+    }
+  }
+}
+
+TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
+  const std::string hlo = MatMulHlo(45, 70, 300);
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::vector<Literal> args = {
+      RandomLiteral(Shape::Array(P::kF32, {45, 300}), 11, 0),
+      RandomLiteral(Shape::Array(P::kF32, {300, 70}), 11, 1)};
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  CompileOptions options;
+  options.name = "m";
+  options.strict_fp = true;
+  auto compiled = CompileModule(**module, options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto loaded = LoadedModel::Load(*compiled);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto r = (*loaded)->Run(args);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Comparison c = CompareLiterals((*r)[0], *expected->Leaves()[0], {0, 0});
+  EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
+                      << c.first_mismatch;
+}
+
+TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
+  EXPECT_EQ(PlanName(MatMulHlo(1, 512, 784)), "row-dot");
+  EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows - 1, 512, 784)), "row-dot");
+  EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows, 512, 784)), "gemm");
+  EXPECT_EQ(PlanName(MatMulHlo(64, 10, 512)), "row-dot");  // 10 columns
+}
+
+TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
+  struct Want {
+    TargetInfo target;
+    int mr, vectors, lanes;
+  };
+  TargetInfo avx512{64, 32, 48 << 10, 1 << 20};
+  TargetInfo avx2{32, 16, 32 << 10, 512 << 10};
+  TargetInfo neon{16, 32, 64 << 10, 512 << 10};
+  TargetInfo scalar{0, 16, 16 << 10, 128 << 10};
+  // Accumulators + one row of B + one broadcast <= registers, with the most
+  // multiply-adds per loaded value: 6 x 4 vectors on 32 registers, 4 x 3 on
+  // 16.
+  for (const Want& w : {Want{avx512, 6, 4, 16}, Want{avx2, 4, 3, 8},
+                        Want{neon, 6, 4, 4}, Want{scalar, 4, 3, 1}}) {
+    const GemmTiling t = ChooseGemmTiling(4, w.target, 1024, 1024);
+    EXPECT_EQ(t.mr, w.mr) << w.target.ToString();
+    EXPECT_EQ(t.vectors, w.vectors) << w.target.ToString();
+    EXPECT_EQ(t.lanes, w.lanes) << w.target.ToString();
+    EXPECT_LE(t.mr * t.vectors + t.vectors + 1, w.target.vector_registers);
+    // A KC x NR panel of B fits in half of L1, unless at the 64 floor.
+    EXPECT_TRUE(t.kc * t.nr() * 4 <= w.target.l1_bytes / 2 || t.kc == 64);
+    EXPECT_EQ(t.mc % t.mr, 0);
+  }
+  // f64 halves the lanes.
+  EXPECT_EQ(ChooseGemmTiling(8, avx512, 64, 64).lanes, 8);
+  // Never deeper than K, never more rows than M needs.
+  const GemmTiling small = ChooseGemmTiling(4, avx512, 10, 20);
+  EXPECT_EQ(small.kc, 20);
+  EXPECT_EQ(small.mc, 12);
+}
+
+}  // namespace
+}  // namespace aotc::codegen::testing

@@ -1,0 +1,568 @@
+// The GEMM strategy: packing, the microkernel and the epilogue (see
+// gemm_emitter.h).
+#include "codegen/gemm_emitter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/dot_emitter.h"
+#include "codegen/ir_types.h"
+#include "codegen/parallel_loops.h"
+#include "compiler/support/status_macros.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace aotc::codegen {
+namespace {
+
+using llvm::Value;
+
+// Products with less work than this stay with the simpler loops.
+constexpr int64_t kMinWork = int64_t{1} << 14;
+// Fewer columns or a shallower contraction than this waste most of a
+// register tile.
+constexpr int64_t kMinColumns = 16;
+constexpr int64_t kMinDepth = 16;
+
+int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
+int64_t AlignUp(int64_t n) { return RoundUp(n, kBufferAlignment); }
+
+// The dot's dimensions grouped into batch, rows (lhs free), columns (rhs
+// free) and depth (contracting), each group flattened row-major in the
+// order HLO gives them: the dot's result is [batch..., rows..., columns...].
+struct GemmDims {
+  std::vector<int64_t> lhs_batch, rhs_batch, lhs_free, rhs_free;
+  std::vector<int64_t> lhs_contract, rhs_contract;
+  std::vector<int64_t> batch_ext, m_ext, n_ext, k_ext;
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+};
+
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contract) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contract.begin(), contract.end(), d) == contract.end()) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
+
+GemmDims DescribeDot(const Instruction& dot) {
+  const DotDimensionNumbers& dn = dot.attrs().dot_dnums;
+  const Shape& lhs = dot.operand(0)->shape();
+  const Shape& rhs = dot.operand(1)->shape();
+  GemmDims g;
+  g.lhs_batch = dn.lhs_batch;
+  g.rhs_batch = dn.rhs_batch;
+  g.lhs_contract = dn.lhs_contracting;
+  g.rhs_contract = dn.rhs_contracting;
+  g.lhs_free = FreeDims(lhs.rank(), g.lhs_batch, g.lhs_contract);
+  g.rhs_free = FreeDims(rhs.rank(), g.rhs_batch, g.rhs_contract);
+  auto extents = [](const Shape& s, const std::vector<int64_t>& dims,
+                    int64_t* product) {
+    std::vector<int64_t> e;
+    for (int64_t d : dims) {
+      e.push_back(s.dimensions(d));
+      *product *= s.dimensions(d);
+    }
+    return e;
+  };
+  g.batch_ext = extents(lhs, g.lhs_batch, &g.batch);
+  g.m_ext = extents(lhs, g.lhs_free, &g.m);
+  g.n_ext = extents(rhs, g.rhs_free, &g.n);
+  g.k_ext = extents(lhs, g.lhs_contract, &g.k);
+  return g;
+}
+
+// The coordinates of `flat` in a row-major box of `extents`.
+std::vector<Value*> Unflatten(llvm::IRBuilderBase& b, Value* flat,
+                              const std::vector<int64_t>& extents) {
+  std::vector<Value*> c(extents.size());
+  for (size_t d = extents.size(); d-- > 0;) {
+    if (d == 0) {
+      c[0] = flat;
+    } else {
+      c[d] = b.CreateURem(flat, b.getInt64(extents[d]));
+      flat = b.CreateUDiv(flat, b.getInt64(extents[d]));
+    }
+  }
+  return c;
+}
+
+// Coordinates of `flat` in the same box, computed at compile time.
+std::vector<int64_t> UnflattenConstant(int64_t flat,
+                                       const std::vector<int64_t>& extents) {
+  std::vector<int64_t> c(extents.size());
+  for (size_t d = extents.size(); d-- > 0;) {
+    c[d] = flat % extents[d];
+    flat /= extents[d];
+  }
+  return c;
+}
+
+// An operand's multi-index: coordinate groups placed at their dimensions.
+template <typename T>
+std::vector<T> Place(int64_t rank,
+                     std::initializer_list<std::pair<const std::vector<int64_t>*,
+                                                     std::vector<T>>> groups) {
+  std::vector<T> multi(rank);
+  for (const auto& [dims, coords] : groups) {
+    for (size_t i = 0; i < dims->size(); ++i) multi[(*dims)[i]] = coords[i];
+  }
+  return multi;
+}
+
+// Everything the emitters need, fixed at planning time.
+struct GemmPlan {
+  DotSite site;
+  GemmDims dims;
+  GemmTiling tiling;
+  PrimitiveType type = PrimitiveType::kF32;
+  int64_t n_pad = 0;          // n rounded up to nr
+  int64_t blocks = 0;         // row blocks per batch
+  int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
+  int64_t slot_bytes = 0;     // one block's packed A and C
+  int64_t a_bytes = 0;        // the packed A part of a slot
+  bool parallel = false;      // blocks run as parallel tasks (slot per block)
+  std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
+};
+
+// The microkernel, one function per tile and element type:
+//   void kernel(ptr a, ptr b, i64 kc, ptr c, i64 ldc, i1 accumulate)
+// C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + a-panel * b-panel
+// with the a-panel kc x mr and the b-panel kc x nr, both contiguous.
+llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
+                            const GemmTiling& t, bool strict) {
+  const std::string name = absl::StrCat(
+      mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
+      elem->isDoubleTy() ? "_f64" : "_f32", strict ? "_strict" : "");
+  if (llvm::Function* f = mc.module().getFunction(name)) return f;
+  llvm::LLVMContext& ctx = mc.context();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* f = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                              {ptr, ptr, i64, ptr, i64,
+                               llvm::Type::getInt1Ty(ctx)},
+                              false),
+      llvm::GlobalValue::InternalLinkage, name, mc.module());
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  f->addFnAttr(llvm::Attribute::NoInline);
+  const int elem_bits = static_cast<int>(elem->getPrimitiveSizeInBits());
+  if (t.lanes > 1) {
+    // Without it the x86 backend splits 512-bit vectors on CPUs that prefer
+    // 256-bit ones.
+    f->addFnAttr("min-legal-vector-width", std::to_string(t.lanes * elem_bits));
+  }
+  for (unsigned arg : {0u, 1u, 3u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
+  Value* a = f->getArg(0);
+  Value* bp = f->getArg(1);
+  Value* kc = f->getArg(2);
+  Value* c = f->getArg(3);
+  Value* ldc = f->getArg(4);
+  llvm::Type* vt =
+      t.lanes > 1 ? llvm::FixedVectorType::get(elem, t.lanes) : elem;
+  const llvm::Align align(elem_bits / 8);
+  const int tiles = t.mr * t.vectors;
+  std::vector<llvm::AllocaInst*> acc(tiles);
+  for (int i = 0; i < tiles; ++i) {
+    acc[i] = EntryAlloca(b, vt, absl::StrCat("acc", i));
+    b.CreateStore(llvm::Constant::getNullValue(vt), acc[i]);
+  }
+  auto c_at = [&](int r, int v) {
+    return b.CreateInBoundsGEP(
+        elem, c, b.CreateAdd(b.CreateMul(b.getInt64(r), ldc),
+                             b.getInt64(int64_t{v} * t.lanes)));
+  };
+  auto* load_c = llvm::BasicBlock::Create(ctx, "load_c", f);
+  auto* body = llvm::BasicBlock::Create(ctx, "body", f);
+  b.CreateCondBr(f->getArg(5), load_c, body);
+  b.SetInsertPoint(load_c);
+  for (int r = 0; r < t.mr; ++r) {
+    for (int v = 0; v < t.vectors; ++v) {
+      b.CreateStore(b.CreateAlignedLoad(vt, c_at(r, v), align),
+                    acc[r * t.vectors + v]);
+    }
+  }
+  b.CreateBr(body);
+  b.SetInsertPoint(body);
+  // One rank-1 update: a row of the b-panel times a column of the a-panel.
+  auto step = [&](Value* k) {
+    Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
+    Value* arow = b.CreateInBoundsGEP(elem, a, b.CreateMul(k, b.getInt64(t.mr)));
+    std::vector<Value*> bv(t.vectors);
+    for (int v = 0; v < t.vectors; ++v) {
+      bv[v] = b.CreateAlignedLoad(
+          vt, b.CreateConstInBoundsGEP1_64(elem, brow, int64_t{v} * t.lanes),
+          align);
+    }
+    for (int r = 0; r < t.mr; ++r) {
+      Value* x = b.CreateAlignedLoad(
+          elem, b.CreateConstInBoundsGEP1_64(elem, arow, r), align);
+      if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
+      for (int v = 0; v < t.vectors; ++v) {
+        llvm::AllocaInst* slot = acc[r * t.vectors + v];
+        Value* old = b.CreateLoad(vt, slot);
+        Value* sum =
+            strict ? b.CreateFAdd(old, b.CreateFMul(x, bv[v]))
+                   : b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vt},
+                                       {x, bv[v], old});
+        b.CreateStore(sum, slot);
+      }
+    }
+  };
+  // Four updates per iteration, then the rest.
+  constexpr int kUnroll = 4;
+  EmitForLoop(b, b.getInt64(0), b.CreateLShr(kc, 2), "k4", [&](Value* q) {
+    Value* k0 = b.CreateShl(q, 2);
+    for (int u = 0; u < kUnroll; ++u) step(b.CreateAdd(k0, b.getInt64(u)));
+  });
+  EmitForLoop(b, b.CreateAnd(kc, b.getInt64(~int64_t{kUnroll - 1})), kc, "k",
+              step);
+  for (int r = 0; r < t.mr; ++r) {
+    for (int v = 0; v < t.vectors; ++v) {
+      b.CreateAlignedStore(b.CreateLoad(vt, acc[r * t.vectors + v]),
+                           c_at(r, v), align);
+    }
+  }
+  b.CreateRetVoid();
+  return f;
+}
+
+// Reads B at (batch, depth, column) through its generator.
+absl::StatusOr<Value*> ReadB(llvm::IRBuilderBase& b, const GemmPlan& p,
+                             const LoopArgs& a, Value* bt, Value* k,
+                             Value* col) {
+  const Shape& rhs = p.site.dot->operand(1)->shape();
+  Index index;
+  index.multi = Place<Value*>(
+      rhs.rank(), {{&p.dims.rhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
+                   {&p.dims.rhs_contract, Unflatten(b, k, p.dims.k_ext)},
+                   {&p.dims.rhs_free, Unflatten(b, col, p.dims.n_ext)}});
+  return a.ops[p.site.rhs][0](index);
+}
+
+absl::StatusOr<Value*> ReadA(llvm::IRBuilderBase& b, const GemmPlan& p,
+                             const LoopArgs& a, Value* bt, Value* row,
+                             Value* k) {
+  const Shape& lhs = p.site.dot->operand(0)->shape();
+  Index index;
+  index.multi = Place<Value*>(
+      lhs.rank(), {{&p.dims.lhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
+                   {&p.dims.lhs_contract, Unflatten(b, k, p.dims.k_ext)},
+                   {&p.dims.lhs_free, Unflatten(b, row, p.dims.m_ext)}});
+  return a.ops[p.site.lhs][0](index);
+}
+
+// Stops the emission of a loop body at the first error.
+struct FirstError {
+  absl::Status status;
+  bool Take(absl::Status s) {
+    if (status.ok() && !s.ok()) status = std::move(s);
+    return status.ok();
+  }
+  template <typename T>
+  bool Take(absl::StatusOr<T>& s) {
+    return Take(s.ok() ? absl::OkStatus() : s.status());
+  }
+};
+
+// The prologue: every batch's B into panels of nr columns at `bp`, panel q
+// of batch bt at element ((bt * n_pad + q * nr) * k), row-major k x nr,
+// zero beyond column n.
+absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
+  llvm::IRBuilderBase& b = a.b;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const int64_t nr = p.tiling.nr();
+  const int64_t n = p.dims.n;
+  const int64_t k = p.dims.k;
+  FirstError err;
+  auto panel = [&](Value* bt, Value* q, bool edge) {
+    Value* base = b.CreateMul(
+        b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                    b.CreateMul(q, b.getInt64(nr))),
+        b.getInt64(k));
+    EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
+      EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
+                  [&](Value* j) {
+        if (!err.status.ok()) return;
+        Value* col = b.CreateAdd(b.CreateMul(q, b.getInt64(nr)), j);
+        Value* valid = nullptr;
+        if (edge) {
+          valid = b.CreateICmpULT(col, b.getInt64(n));
+          col = b.CreateSelect(valid, col, b.getInt64(n - 1));
+        }
+        absl::StatusOr<Value*> v = ReadB(b, p, a, bt, kk, col);
+        if (!err.Take(v)) return;
+        Value* x = *v;
+        if (edge) x = b.CreateSelect(valid, x, llvm::ConstantFP::get(elem, 0));
+        b.CreateAlignedStore(
+            x,
+            b.CreateInBoundsGEP(
+                elem, bp,
+                b.CreateAdd(base, b.CreateAdd(b.CreateMul(kk, b.getInt64(nr)), j))),
+            llvm::Align(StorageBytes(p.type)));
+      });
+    });
+  };
+  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.pack_b",
+              [&](Value* bt) {
+    EmitForLoop(b, b.getInt64(0), b.getInt64(n / nr), "gemm.pack_b.q",
+                [&](Value* q) { panel(bt, q, false); });
+    if (n % nr != 0) panel(bt, b.getInt64(n / nr), true);
+  });
+  return err.status;
+}
+
+// B's panels computed at compile time from the constant operand, in the
+// layout PackB writes.
+std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
+                                             const Literal& rhs) {
+  const PrimitiveType src = rhs.shape().element_type();
+  if (rhs.elided() || (src != p.type && !(src == PrimitiveType::kBF16 &&
+                                          p.type == PrimitiveType::kF32))) {
+    return nullptr;
+  }
+  const int64_t nr = p.tiling.nr();
+  const int64_t total = p.dims.batch * p.n_pad * p.dims.k;
+  auto packed = std::make_shared<Literal>(Shape::Array(p.type, {total}));
+  const Shape& shape = rhs.shape();
+  std::vector<int64_t> strides(shape.rank(), 1);
+  for (int64_t d = shape.rank() - 1; d > 0; --d) {
+    strides[d - 1] = strides[d] * shape.dimensions(d);
+  }
+  auto value = [&](int64_t linear) -> double {
+    if (src == PrimitiveType::kF64) return rhs.Get<double>(linear);
+    if (src == PrimitiveType::kF32) return rhs.Get<float>(linear);
+    const uint32_t bits = uint32_t{rhs.Get<uint16_t>(linear)} << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  };
+  for (int64_t bt = 0; bt < p.dims.batch; ++bt) {
+    const std::vector<int64_t> bc = UnflattenConstant(bt, p.dims.batch_ext);
+    for (int64_t kk = 0; kk < p.dims.k; ++kk) {
+      const std::vector<int64_t> kc = UnflattenConstant(kk, p.dims.k_ext);
+      for (int64_t col = 0; col < p.dims.n; ++col) {
+        const std::vector<int64_t> multi = Place<int64_t>(
+            shape.rank(), {{&p.dims.rhs_batch, bc},
+                           {&p.dims.rhs_contract, kc},
+                           {&p.dims.rhs_free, UnflattenConstant(col, p.dims.n_ext)}});
+        int64_t linear = 0;
+        for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
+        const int64_t at =
+            (bt * p.n_pad + col / nr * nr) * p.dims.k + kk * nr + col % nr;
+        if (p.type == PrimitiveType::kF64) {
+          packed->Set<double>(at, value(linear));
+        } else {
+          packed->Set<float>(at, static_cast<float>(value(linear)));
+        }
+      }
+    }
+  }
+  return packed;
+}
+
+absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
+  llvm::IRBuilderBase& b = a.b;
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::Type* elem = ComputeType(ctx, p.type);
+  const GemmTiling& t = p.tiling;
+  const int64_t eb = StorageBytes(p.type);
+  const int64_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
+  const int64_t nr = t.nr();
+  llvm::Function* kernel = Microkernel(a.mc, elem, t, a.mc.strict_fp());
+  Value* bp = p.packed_b != nullptr ? a.mc.ConstantGlobal(*p.packed_b) : a.scratch;
+  Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
+                                     b.getInt64(p.b_bytes));
+  ElementalEmitter emitter(a.mc, b);
+  FirstError err;
+  auto at = [&](Value* base, Value* offset) {
+    return b.CreateInBoundsGEP(elem, base, offset);
+  };
+  EmitForLoop(
+      b, a.begin ? a.begin : b.getInt64(0),
+      a.end ? a.end : b.getInt64(p.dims.batch * p.blocks), "gemm.block",
+      [&](Value* u) {
+        Value* bt = b.CreateUDiv(u, b.getInt64(p.blocks));
+        Value* i0 = b.CreateMul(b.CreateURem(u, b.getInt64(p.blocks)),
+                                b.getInt64(t.mc));
+        Value* rows = b.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umin, b.getInt64(t.mc), b.CreateSub(b.getInt64(m), i0));
+        Value* panels = b.CreateUDiv(b.CreateAdd(rows, b.getInt64(t.mr - 1)),
+                                     b.getInt64(t.mr));
+        Value* slot = b.CreateInBoundsGEP(
+            b.getInt8Ty(), slots,
+            b.CreateMul(p.parallel ? u : b.getInt64(0), b.getInt64(p.slot_bytes)));
+        Value* ap = slot;
+        Value* cs = b.CreateInBoundsGEP(b.getInt8Ty(), slot, b.getInt64(p.a_bytes));
+        const int64_t slices = (k + t.kc - 1) / t.kc;
+        EmitForLoop(b, b.getInt64(0), b.getInt64(slices), "gemm.kslice", [&](Value* s) {
+          Value* pc = b.CreateMul(s, b.getInt64(t.kc));
+          Value* kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                              b.CreateSub(b.getInt64(k), pc));
+          // A's rows [i0, i0 + rows) and depths [pc, pc + kc) into panels of
+          // mr rows, each kc x mr; rows beyond m are zeros.
+          EmitForLoop(b, b.getInt64(0), panels, "gemm.pack_a", [&](Value* q) {
+            EmitForLoop(b, b.getInt64(0), b.getInt64(t.mr), "gemm.pack_a.r", [&](Value* r) {
+              Value* row = b.CreateAdd(
+                  i0, b.CreateAdd(b.CreateMul(q, b.getInt64(t.mr)), r));
+              Value* valid = b.CreateICmpULT(row, b.getInt64(m));
+              Value* clamped = b.CreateSelect(valid, row, b.getInt64(m - 1));
+              Value* base = b.CreateMul(q, b.CreateMul(kc, b.getInt64(t.mr)));
+              EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_a.k", [&](Value* kk) {
+                if (!err.status.ok()) return;
+                absl::StatusOr<Value*> v =
+                    ReadA(b, p, a, bt, clamped, b.CreateAdd(pc, kk));
+                if (!err.Take(v)) return;
+                b.CreateAlignedStore(
+                    b.CreateSelect(valid, *v, llvm::ConstantFP::get(elem, 0)),
+                    at(ap, b.CreateAdd(base, b.CreateAdd(
+                                                 b.CreateMul(kk, b.getInt64(t.mr)), r))),
+                    llvm::Align(eb));
+              });
+            });
+          });
+          // The tiles: each nr-panel of B against each mr-panel of A.
+          EmitForLoop(b, b.getInt64(0), b.getInt64(p.n_pad / nr), "gemm.jr", [&](Value* jq) {
+            Value* bpanel = at(
+                bp, b.CreateAdd(
+                        b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                                b.CreateMul(jq, b.getInt64(nr))),
+                                    b.getInt64(k)),
+                        b.CreateMul(pc, b.getInt64(nr))));
+            EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
+              Value* apanel = at(ap, b.CreateMul(iq, b.CreateMul(kc, b.getInt64(t.mr))));
+              Value* ctile = at(
+                  cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.n_pad)),
+                                  b.CreateMul(jq, b.getInt64(nr))));
+              b.CreateCall(kernel, {apanel, bpanel, kc, ctile, b.getInt64(p.n_pad),
+                                    b.CreateICmpNE(s, b.getInt64(0))});
+            });
+          });
+        });
+        // The block's rows from their accumulators, through the epilogue.
+        EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
+          Value* row = b.CreateAdd(i0, r);
+          EmitForLoop(b, b.getInt64(0), b.getInt64(n), "gemm.out.j", [&](Value* j) {
+            if (!err.status.ok()) return;
+            Value* sum = b.CreateAlignedLoad(
+                elem, at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.n_pad)), j)),
+                llvm::Align(eb));
+            Index o;
+            for (const auto& [flat, extents] :
+                 {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
+                  std::pair{j, &p.dims.n_ext}}) {
+              for (Value* c : Unflatten(b, flat, *extents)) o.multi.push_back(c);
+            }
+            const IrArray& out = a.out[0];
+            if (out.shape().HasDefaultLayout()) {
+              o.linear = b.CreateAdd(
+                  b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(m)), row),
+                              b.getInt64(n)),
+                  j);
+              o.shape = &out.shape();
+            }
+            absl::StatusOr<Value*> v = EmitDotEpilogue(emitter, a, p.site, sum, o);
+            if (!err.Take(v)) return;
+            out.Write(b, o, *v);
+          });
+        });
+      });
+  return err.status;
+}
+
+bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
+  if (result == PrimitiveType::kF64) return operand == PrimitiveType::kF64;
+  return operand == PrimitiveType::kF32 || operand == PrimitiveType::kBF16 ||
+         operand == PrimitiveType::kF16;
+}
+
+}  // namespace
+
+GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
+                            int64_t m, int64_t k) {
+  GemmTiling t;
+  t.lanes = target.vector_bytes >= 2 * element_bytes
+                ? target.vector_bytes / element_bytes
+                : 1;
+  // The tile with the most multiply-adds per value loaded, among those
+  // whose accumulators, a row of B and a broadcast fit in the registers.
+  double best = 0;
+  for (int vectors = 1; vectors <= 4; ++vectors) {
+    const int mr = std::min(16, (target.vector_registers - vectors - 1) / vectors);
+    if (mr < 1) continue;
+    const double reuse = double(mr) * vectors / (mr + vectors);
+    if (reuse > best) {
+      best = reuse;
+      t.mr = mr;
+      t.vectors = vectors;
+    }
+  }
+  const int64_t nr_bytes = t.nr() * element_bytes;
+  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, 64, 512);
+  t.kc = std::min(t.kc, k);
+  int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * element_bytes));
+  // Enough blocks for a few threads when the rows allow it.
+  mc = std::min(mc, std::max<int64_t>(64, (m + 3) / 4));
+  t.mc = std::min(RoundUp(mc, t.mr), RoundUp(m, t.mr));
+  return t;
+}
+
+std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
+                                     const TargetInfo& target) {
+  std::optional<DotSite> site = MatchDotSite(inst);
+  if (!site.has_value()) return std::nullopt;
+  const Instruction& dot = *site->dot;
+  const PrimitiveType type = dot.shape().element_type();
+  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64) ||
+      !OperandComputesAs(dot.operand(0)->shape().element_type(), type) ||
+      !OperandComputesAs(dot.operand(1)->shape().element_type(), type)) {
+    return std::nullopt;
+  }
+  auto g = std::make_shared<GemmPlan>();
+  g->site = *site;
+  g->dims = DescribeDot(dot);
+  g->type = type;
+  const GemmDims& d = g->dims;
+  if (d.m < kGemmMinRows || d.n < kMinColumns || d.k < kMinDepth ||
+      d.batch * d.m * d.n * d.k < kMinWork) {
+    return std::nullopt;
+  }
+  const int eb = StorageBytes(type);
+  g->tiling = ChooseGemmTiling(eb, target, d.m, d.k);
+  const GemmTiling& t = g->tiling;
+  g->n_pad = RoundUp(d.n, t.nr());
+  g->blocks = (d.m + t.mc - 1) / t.mc;
+  const Instruction* rhs = inst.operand(site->rhs);
+  if (rhs->opcode() == Opcode::kConstant) {
+    g->packed_b = PackConstantB(*g, rhs->literal());
+  }
+  g->b_bytes =
+      g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * d.k * eb);
+  g->a_bytes = AlignUp(t.mc * t.kc * eb);
+  g->slot_bytes = g->a_bytes + AlignUp(t.mc * g->n_pad * eb);
+
+  StrategyPlan plan;
+  plan.name = "gemm";
+  plan.own_loop_shape = std::make_shared<const Shape>(
+      Shape::Array(PrimitiveType::kF32, {d.batch * g->blocks}));
+  plan.loop_shape = plan.own_loop_shape.get();
+  plan.work_per_element = t.mc * d.n * d.k;
+  g->parallel = ChooseParallelSplit(plan).has_value();
+  plan.scratch_bytes =
+      g->b_bytes + (g->parallel ? d.batch * g->blocks : 1) * g->slot_bytes;
+  if (g->packed_b == nullptr) {
+    plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };
+  }
+  plan.emit = [g](const LoopArgs& a) { return EmitGemm(a, *g); };
+  return plan;
+}
+
+}  // namespace aotc::codegen

@@ -1,0 +1,68 @@
+// General matrix products on a register-blocked microkernel.
+//
+// A dot (or a fusion of one with an element-wise epilogue, dot_emitter.h's
+// DotSite) is seen as `batch` independent products C[M,N] = A[M,K] B[K,N]:
+// the batch dimensions, the free dimensions of each operand and the
+// contracting dimensions are flattened in order, wherever they sit in the
+// operands' shapes and layouts. Packing reads the operands through their
+// element generators, so no transpose is ever materialised:
+//
+//   prologue (once):  B -> Bp, panels of NR columns, each K x NR contiguous
+//                     (zero beyond N); skipped when B is a constant, whose
+//                     panels are packed at compile time into a global
+//   per block of MC rows (the parallel loop; scratch slot of its own):
+//     for each KC-slice of K:
+//       A -> Ap, panels of MR rows, each KC x MR contiguous (zero beyond M)
+//       for each NR panel, for each MR panel:
+//         microkernel: the MR x NR tile of C in registers,
+//                      C += Ap panel * Bp panel, one rank-1 update per k
+//     epilogue: C's rows -> the output through the fusion's root
+//
+// C is a scratch tile of MC x Npad accumulators per block. Each element of
+// C sums its products in increasing k from zero, as the evaluator does;
+// with CompileOptions::strict_fp each product is rounded before the add
+// (the evaluator's numbers bit for bit), otherwise the kernel uses fused
+// multiply-adds where the target has them.
+//
+// The register tile comes from the target (target_info.h): NR is a few
+// vectors wide and MR rows are chosen so that the MR x NR accumulators, one
+// row of B and one broadcast of A fit in the vector registers. KC keeps a
+// KC x NR panel of B in L1; MC keeps a KC x MC block of A in L2.
+#ifndef AOTC_CODEGEN_GEMM_EMITTER_H_
+#define AOTC_CODEGEN_GEMM_EMITTER_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "codegen/strategy.h"
+#include "codegen/target_info.h"
+
+namespace aotc::codegen {
+
+// The register tile and cache blocks of the microkernel.
+struct GemmTiling {
+  int mr = 1;       // rows of the register tile
+  int vectors = 1;  // vectors across the register tile
+  int lanes = 1;    // elements per vector
+  int64_t kc = 1;   // depth of a K slice
+  int64_t mc = 1;   // rows of a block (a multiple of mr)
+  int64_t nr() const { return int64_t{vectors} * lanes; }
+};
+
+// The tiling for elements of `element_bytes` bytes on `target`, for a
+// product of `m` rows and depth `k`.
+GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
+                            int64_t m, int64_t k);
+
+// The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
+// operands compute in the result's type (f16 and bf16 operands widen to
+// f32 when packed), any dimension numbers, at least kGemmMinRows rows and
+// enough work; fewer rows go to the row-dot, which streams the weights once.
+std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
+                                     const TargetInfo& target);
+
+inline constexpr int64_t kGemmMinRows = 8;
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_GEMM_EMITTER_H_

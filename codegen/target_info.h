@@ -1,0 +1,38 @@
+// What the strategies need to know about the target's vector unit and
+// caches: enough to size a GEMM microkernel's register tile and its cache
+// blocks. Derived from the target machine's CPU and features; the cache
+// sizes are typical values for the class of core (the CPU name does not
+// carry them) and can be overridden (CompileOptions::gemm_blocking).
+#ifndef AOTC_CODEGEN_TARGET_INFO_H_
+#define AOTC_CODEGEN_TARGET_INFO_H_
+
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class TargetMachine;
+}
+
+namespace aotc::codegen {
+
+struct TargetInfo {
+  // Bytes of one vector register (0 when the target has no vector unit the
+  // microkernel may use: it then keeps one element per register) and how
+  // many registers there are.
+  int vector_bytes = 16;
+  int vector_registers = 16;
+  // Level-1 data and level-2 cache bytes per core.
+  int64_t l1_bytes = 32 << 10;
+  int64_t l2_bytes = 512 << 10;
+
+  std::string ToString() const;
+};
+
+// The vector unit of `tm`'s CPU and features: AVX-512 (64 bytes, 32
+// registers), AVX (32, 16), SSE2 (16, 16) on x86; NEON on AArch64 (16, 32)
+// and 32-bit Arm (16, 16); otherwise scalar (0 bytes, 16 registers).
+TargetInfo DescribeTarget(const llvm::TargetMachine& tm);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_TARGET_INFO_H_
