@@ -22,9 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "thread_pool.h"
+#include "tools/thread_pool.h"
 
 namespace aotc::bench {
+
+using ::aotc::ThreadPool;
 
 // Tolerances of the checks, stated once. A scalar mean of millions of f32
 // terms is summed in different orders by each implementation: relative

@@ -102,6 +102,31 @@ cl::opt<std::string> compile_emit(
              "(default: obj,header,json)"),
     cl::sub(compile_cmd), cl::cat(aotc_category));
 
+// The cache sizes the GEMM blocks for, shared by compile and run.
+cl::list<unsigned> cache_kib(
+    "cache-kib", cl::value_desc("L1,L2"), cl::CommaSeparated,
+    cl::desc("Level-1 data and level-2 cache sizes per core in KiB, which "
+             "size the matrix products' cache blocks (default: typical "
+             "sizes for the target CPU's class)"),
+    cl::sub(compile_cmd), cl::sub(run_cmd), cl::cat(aotc_category));
+
+// The two cache sizes of --cache-kib in bytes (0 when not given); false
+// after printing a usage error.
+bool CacheBytes(int64_t* l1, int64_t* l2) {
+  *l1 = *l2 = 0;
+  if (cache_kib.getNumOccurrences() == 0) return true;
+  if (cache_kib.size() != 2 || cache_kib[0] == 0 || cache_kib[1] == 0 ||
+      cache_kib[0] > (1u << 20) || cache_kib[1] > (1u << 20)) {
+    std::fprintf(stderr,
+                 "aotc: error: --cache-kib takes two sizes in KiB, L1,L2, "
+                 "each 1..1048576 (e.g. --cache-kib=48,1024)\n");
+    return false;
+  }
+  *l1 = int64_t{cache_kib[0]} << 10;
+  *l2 = int64_t{cache_kib[1]} << 10;
+  return true;
+}
+
 // -O0..-O3, shared by compile and run.
 cl::opt<unsigned> opt_level("O", cl::Prefix, cl::init(2), cl::value_desc("N"),
                             cl::desc("Optimization level 0..3 (default: 2)"),
@@ -207,6 +232,11 @@ cl::opt<int64_t> run_bench(
     "bench", cl::value_desc("N"), cl::init(0),
     cl::desc("Time N more runs and print the minimum and median"),
     cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<int64_t> run_threads(
+    "threads", cl::value_desc("N"), cl::init(1),
+    cl::desc("Run the model's parallel loops on a pool of N threads, the "
+             "calling one included (default: 1, no pool)"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<int64_t> run_max_work(
     "max-work", cl::value_desc("N"), cl::init(0),
     cl::desc("Evaluator budget for --check (0: no limit)"), cl::sub(run_cmd),
@@ -237,10 +267,11 @@ int main(int argc, char** argv) {
           "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
           "[--target-triple T] [--cpu C] [--features F] [-O0..3] "
           "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
-          "      [--no-fusion] [--disable-pass P,...] [--strict-fp] "
+          "      [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
+          "[--strict-fp] "
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-          "[--output-dir DIR] [--check] [--bench N]\n\n"
+          "[--output-dir DIR] [--check] [--bench N] [--threads N]\n\n"
           "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
           &errs)) {
     errs.flush();
@@ -304,6 +335,10 @@ int main(int argc, char** argv) {
     }
     options.codegen.pic = compile_reloc == "pic";
     options.codegen.strict_fp = strict_fp;
+    if (!CacheBytes(&options.codegen.l1_cache_bytes,
+                    &options.codegen.l2_cache_bytes)) {
+      return 2;
+    }
     options.passes = PassFlagsFromCommandLine();
     return aotc::RunCompile(options);
   }
@@ -318,6 +353,11 @@ int main(int argc, char** argv) {
     }
     options.output_dir = run_output_dir;
     options.check = run_check;
+    if (run_threads < 1 || run_threads > 1024) {
+      std::fprintf(stderr, "aotc: error: --threads must be 1..1024\n");
+      return 2;
+    }
+    options.threads = static_cast<int>(run_threads);
     if (run_bench < 0 || run_max_work < 0) {
       std::fprintf(stderr,
                    "aotc: error: --bench and --max-work must not be negative\n");
@@ -326,6 +366,7 @@ int main(int argc, char** argv) {
     options.bench = run_bench;
     options.max_work = run_max_work;
     options.opt_level = static_cast<int>(opt_level);
+    if (!CacheBytes(&options.l1_cache_bytes, &options.l2_cache_bytes)) return 2;
     options.passes = PassFlagsFromCommandLine();
     return aotc::RunRun(options);
   }

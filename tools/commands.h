@@ -64,7 +64,10 @@ struct RunCommandOptions {
   bool check = false;      // compare with the reference evaluator
   int64_t max_work = 0;    // evaluator budget for --check; 0: no limit
   int64_t bench = 0;       // timed runs after the first; 0: none
+  int threads = 1;         // > 1: a ThreadPool as the parallel-for hook
   int opt_level = 2;
+  int64_t l1_cache_bytes = 0;  // CompileOptions::l1_cache_bytes
+  int64_t l2_cache_bytes = 0;  // CompileOptions::l2_cache_bytes
   PassFlags passes;  // passes.strict_fp is also CompileOptions::strict_fp
 };
 int RunRun(const RunCommandOptions& options);

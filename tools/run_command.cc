@@ -4,16 +4,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "aotc/runtime.h"
 #include "codegen/header/c_names.h"
 #include "codegen/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
 #include "tools/commands.h"
 #include "tools/compare.h"
+#include "tools/thread_pool.h"
 
 namespace aotc {
 namespace {
@@ -70,6 +73,8 @@ int RunRun(const RunCommandOptions& options) {
   copts.name = codegen::ModelNameFromPath(options.model);
   copts.opt_level = options.opt_level;
   copts.strict_fp = options.passes.strict_fp;
+  copts.l1_cache_bytes = options.l1_cache_bytes;
+  copts.l2_cache_bytes = options.l2_cache_bytes;
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**optimized, copts);
   if (!compiled.ok()) return ReportError(compiled.status());
@@ -84,6 +89,18 @@ int RunRun(const RunCommandOptions& options) {
   absl::StatusOr<std::unique_ptr<codegen::LoadedModel::Session>> session =
       (*loaded)->Prepare(*args);
   if (!session.ok()) return ReportError(session.status());
+  // The pool serves every run below, the first and the timed ones.
+  std::unique_ptr<ThreadPool> pool;
+  if (options.threads > 1) {
+    pool = std::make_unique<ThreadPool>(options.threads);
+    aotc_set_parallel_for(&ThreadPool::Hook, pool.get());
+  }
+  struct UninstallHook {
+    bool installed;
+    ~UninstallHook() {
+      if (installed) aotc_set_parallel_for(nullptr, nullptr);
+    }
+  } uninstall{pool != nullptr};
   const int status = (*session)->Run();
   if (status != 0) {
     return ReportError(absl::InternalError(

@@ -10,6 +10,7 @@ packages=(
   libprotobuf-dev protobuf-compiler
   libabsl-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
+  libopenblas-dev libdnnl-dev
 )
 
 missing=()

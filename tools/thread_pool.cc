@@ -6,11 +6,11 @@
 // and the caller, once the counter is exhausted, waits until no worker is
 // registered and then withdraws the job under the same mutex. A worker that
 // wakes late therefore either finds no chunk left or no job at all.
-#include "thread_pool.h"
+#include "tools/thread_pool.h"
 
 #include <algorithm>
 
-namespace aotc::bench {
+namespace aotc {
 
 namespace {
 
@@ -105,4 +105,4 @@ void ThreadPool::WorkerLoop() {
   }
 }
 
-}  // namespace aotc::bench
+}  // namespace aotc

@@ -6,13 +6,14 @@
 // aotc_set_parallel_for(&ThreadPool::Hook, &pool) and every large loop of a
 // compiled model is split into chunks that the threads take one after the
 // other from a shared counter. The same pool runs the benchmark's hand-written
-// loops through ParallelFor(), so both are measured with the same machinery.
+// loops through ParallelFor(), so both are measured with the same machinery;
+// `aotc run --threads N` installs one too.
 //
 // One loop runs at a time. A call made while another loop is running (from
 // inside a task, or from a second thread) runs its whole range serially on
 // the calling thread, which is always correct and cannot deadlock.
-#ifndef AOTC_BENCH_THREAD_POOL_H_
-#define AOTC_BENCH_THREAD_POOL_H_
+#ifndef AOTC_TOOLS_THREAD_POOL_H_
+#define AOTC_TOOLS_THREAD_POOL_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -24,7 +25,7 @@
 
 #include "aotc/runtime.h"
 
-namespace aotc::bench {
+namespace aotc {
 
 class ThreadPool {
  public:
@@ -81,6 +82,6 @@ class ThreadPool {
   bool stop_ = false;         // guarded by mutex_
 };
 
-}  // namespace aotc::bench
+}  // namespace aotc
 
-#endif  // AOTC_BENCH_THREAD_POOL_H_
+#endif  // AOTC_TOOLS_THREAD_POOL_H_

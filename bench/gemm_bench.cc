@@ -1,0 +1,213 @@
+// Matrix products against the machine's multiply-add peak and the BLAS
+// libraries:
+//
+//   fma_peak                  independent vector multiply-adds, as many as
+//                             the core issues: the ceiling of any GEMM here
+//   gemm/aotc/N               bench/models/gemm_N.hlo, C = A B with
+//                             f32[N,N] operands, N = 256, 512, 1024, 2048
+//   gemm/openblas/N           cblas_sgemm on the same data
+//   gemm/onednn/N             dnnl_sgemm on the same data
+//   skinny/{aotc,openblas,onednn}/mM
+//                             f32[M,784] x f32[784,512], M = 1, 16, 64
+//
+// Every variant reports FLOP/s (2 M N K per product). Before timing, 64
+// sampled elements of the result are checked against the products computed
+// in double, within the bound of a sum of K rounded products. OpenBLAS's
+// label names the kernel it picked (openblas_get_corename()): the machine's
+// OPENBLAS_CORETYPE, if set, selects an older one (docs/performance.md).
+// The libraries are comparisons only: nothing of aotc links them.
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "bench_util.h"
+#include "gemm_1024.h"
+#include "gemm_2048.h"
+#include "gemm_256.h"
+#include "gemm_512.h"
+#include "skinny_m1.h"
+#include "skinny_m16.h"
+#include "skinny_m64.h"
+
+#ifdef AOTC_BENCH_HAS_OPENBLAS
+#include <cblas.h>
+#endif
+#ifdef AOTC_BENCH_HAS_ONEDNN
+#include <dnnl.h>
+#include <omp.h>
+#endif
+
+namespace aotc::bench {
+namespace {
+
+struct Product {
+  int64_t m, n, k;
+};
+
+struct GemmData {
+  AlignedFloats a, b;
+  // Sampled (row, column) of the result, the product there in double and
+  // the bound of its rounding error.
+  std::vector<std::tuple<int64_t, int64_t, double, double>> samples;
+};
+
+const GemmData& Data(const Product& p) {
+  static std::map<std::tuple<int64_t, int64_t, int64_t>, GemmData>* cache =
+      new std::map<std::tuple<int64_t, int64_t, int64_t>, GemmData>;
+  auto [it, inserted] = cache->try_emplace({p.m, p.n, p.k});
+  GemmData& d = it->second;
+  if (inserted) {
+    d.a = UniformFloats(p.m * p.k, 21, -1.0f, 1.0f);
+    d.b = UniformFloats(p.k * p.n, 22, -1.0f, 1.0f);
+    for (int64_t s = 0; s < 64; ++s) {
+      const int64_t i = (s * 7919) % p.m, j = (s * 104729 + 13) % p.n;
+      double sum = 0, magnitude = 0;
+      for (int64_t q = 0; q < p.k; ++q) {
+        const double x = double{d.a[i * p.k + q]} * d.b[q * p.n + j];
+        sum += x;
+        magnitude += std::abs(x);
+      }
+      d.samples.emplace_back(i, j, sum,
+                             1.01 * p.k * std::ldexp(1.0, -24) * magnitude);
+    }
+  }
+  return d;
+}
+
+std::optional<std::string> CheckSamples(const GemmData& d, const Product& p,
+                                        const float* c) {
+  for (const auto& [i, j, want, bound] : d.samples) {
+    const double got = c[i * p.n + j];
+    if (!(std::abs(got - want) <= bound)) {
+      return "element (" + std::to_string(i) + "," + std::to_string(j) +
+             ") is " + std::to_string(got) + ", want " + std::to_string(want);
+    }
+  }
+  return std::nullopt;
+}
+
+// Checks once, then times `call` (which returns an aotc status).
+template <typename Call>
+void TimeProduct(benchmark::State& state, const char* name, const Product& p,
+                 Call call) {
+  UseThreads(state);
+  const GemmData& d = Data(p);
+  AlignedFloats c(p.m * p.n);
+  std::fill(c.data(), c.data() + c.size(),
+            std::numeric_limits<float>::quiet_NaN());
+  if (SkipOnStatus(state, name, call(d, c.data()))) return;
+  if (SkipOnError(state, CheckSamples(d, p, c.data()))) return;
+  for (auto _ : state) {
+    call(d, c.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(
+      2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <int (*Run)(const float*, const float*, float*, void*)>
+void Compiled(benchmark::State& state, const char* name, const Product& p,
+              size_t temp_bytes) {
+  auto temp = AllocateTemp(temp_bytes);
+  TimeProduct(state, name, p, [&](const GemmData& d, float* c) {
+    return Run(d.a.data(), d.b.data(), c, temp.get());
+  });
+}
+
+#ifdef AOTC_BENCH_HAS_OPENBLAS
+void OpenBlas(benchmark::State& state, const Product& p) {
+  openblas_set_num_threads(static_cast<int>(state.range(0)));
+  state.SetLabel(openblas_get_corename());
+  TimeProduct(state, "openblas", p, [&](const GemmData& d, float* c) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.m, p.n, p.k, 1.0f,
+                d.a.data(), p.k, d.b.data(), p.n, 0.0f, c, p.n);
+    return 0;
+  });
+}
+#endif
+
+#ifdef AOTC_BENCH_HAS_ONEDNN
+void OneDnn(benchmark::State& state, const Product& p) {
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+  TimeProduct(state, "onednn", p, [&](const GemmData& d, float* c) {
+    return dnnl_sgemm('N', 'N', p.m, p.n, p.k, 1.0f, d.a.data(), p.k,
+                      d.b.data(), p.n, 0.0f, c, p.n) == dnnl_success
+               ? 0
+               : 1;
+  });
+}
+#endif
+
+// Twelve independent chains of vector multiply-adds (compiled with
+// -march=native, so each is one FMA instruction): enough to cover the
+// latency of two pipes, so the loop runs at the issue rate.
+#if defined(__AVX512F__)
+constexpr int kLanes = 16;
+#elif defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+using Vec = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+void FmaPeak(benchmark::State& state) {
+  state.SetLabel("one core, whatever the thread count");
+  constexpr int kChains = 12;
+  constexpr int64_t kSteps = 1 << 16;
+  const Vec x = Vec{} + 0.999999f, y = Vec{} + 1e-7f;
+  // Twelve named accumulators, so that each stays in a register.
+  Vec a0 = x, a1 = x + 1, a2 = x + 2, a3 = x + 3, a4 = x + 4, a5 = x + 5;
+  Vec a6 = x + 6, a7 = x + 7, a8 = x + 8, a9 = x + 9, a10 = x + 10, a11 = x + 11;
+  for (auto _ : state) {
+    for (int64_t s = 0; s < kSteps; ++s) {
+      a0 = a0 * x + y, a1 = a1 * x + y, a2 = a2 * x + y, a3 = a3 * x + y;
+      a4 = a4 * x + y, a5 = a5 * x + y, a6 = a6 * x + y, a7 = a7 * x + y;
+      a8 = a8 * x + y, a9 = a9 * x + y, a10 = a10 * x + y, a11 = a11 * x + y;
+    }
+  }
+  const Vec sum = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11;
+  benchmark::DoNotOptimize(sum);
+  state.counters["FLOP/s"] = benchmark::Counter(
+      2.0 * kLanes * kChains * kSteps,
+      benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <int (*Run)(const float*, const float*, float*, void*)>
+void RegisterProduct(const std::string& group, const std::string& size,
+                     const Product& p, const char* model, size_t temp_bytes) {
+  Register(group + "/aotc/" + size, [=](benchmark::State& state) {
+    Compiled<Run>(state, model, p, temp_bytes);
+  });
+#ifdef AOTC_BENCH_HAS_OPENBLAS
+  Register(group + "/openblas/" + size,
+           [=](benchmark::State& state) { OpenBlas(state, p); });
+#endif
+#ifdef AOTC_BENCH_HAS_ONEDNN
+  Register(group + "/onednn/" + size,
+           [=](benchmark::State& state) { OneDnn(state, p); });
+#endif
+}
+
+[[maybe_unused]] const bool registered = [] {
+  Register("fma_peak", &FmaPeak);
+  RegisterProduct<&gemm_256_run>("gemm", "256", {256, 256, 256}, "gemm_256",
+                                 GEMM_256_TEMP_BYTES);
+  RegisterProduct<&gemm_512_run>("gemm", "512", {512, 512, 512}, "gemm_512",
+                                 GEMM_512_TEMP_BYTES);
+  RegisterProduct<&gemm_1024_run>("gemm", "1024", {1024, 1024, 1024},
+                                  "gemm_1024", GEMM_1024_TEMP_BYTES);
+  RegisterProduct<&gemm_2048_run>("gemm", "2048", {2048, 2048, 2048},
+                                  "gemm_2048", GEMM_2048_TEMP_BYTES);
+  RegisterProduct<&skinny_m1_run>("skinny", "m1", {1, 512, 784}, "skinny_m1",
+                                  SKINNY_M1_TEMP_BYTES);
+  RegisterProduct<&skinny_m16_run>("skinny", "m16", {16, 512, 784},
+                                   "skinny_m16", SKINNY_M16_TEMP_BYTES);
+  RegisterProduct<&skinny_m64_run>("skinny", "m64", {64, 512, 784},
+                                   "skinny_m64", SKINNY_M64_TEMP_BYTES);
+  return true;
+}();
+
+}  // namespace
+}  // namespace aotc::bench
