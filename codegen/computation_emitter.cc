@@ -136,7 +136,7 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
   };
   if (strategy.prologue) {
     RETURN_IF_ERROR(strategy.prologue(
-        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch}));
+        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins}));
   }
   if (std::optional<ParallelSplit> split = ChooseParallelSplit(strategy);
       split.has_value()) {
@@ -151,7 +151,7 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
         strategy, out, ins, scratch));
   } else {
     RETURN_IF_ERROR(strategy.emit(
-        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch}));
+        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins}));
   }
   // Later users read these arrays with their own scopes.
   for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);

@@ -129,13 +129,16 @@ struct GemmPlan {
   int64_t slot_bytes = 0;     // one block's packed A and C
   int64_t a_bytes = 0;        // the packed A part of a slot
   bool parallel = false;      // blocks run as parallel tasks (slot per block)
+  bool direct_a = false;      // A's rows are contiguous along k: no packing
   std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
 };
 
 // The microkernel, one function per tile and element type:
-//   void kernel(ptr a, ptr b, i64 kc, ptr c, i64 ldc, i1 accumulate)
-// C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + a-panel * b-panel
-// with the a-panel kc x mr and the b-panel kc x nr, both contiguous.
+//   void kernel(ptr rows, ptr b, i64 kc, ptr c, i64 ldc, i1 accumulate)
+// C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
+// where row r of A is the kc contiguous elements at rows[r] (a packed
+// panel's row, or the operand itself) and the B-panel is kc x nr,
+// contiguous.
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
                             const GemmTiling& t, bool strict) {
   const std::string name = absl::StrCat(
@@ -159,9 +162,13 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
     // 256-bit ones.
     f->addFnAttr("min-legal-vector-width", std::to_string(t.lanes * elem_bits));
   }
-  for (unsigned arg : {0u, 1u, 3u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
+  for (unsigned arg : {1u, 3u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
-  Value* a = f->getArg(0);
+  std::vector<Value*> a_rows(t.mr);
+  for (int r = 0; r < t.mr; ++r) {
+    a_rows[r] = b.CreateAlignedLoad(
+        ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), r), llvm::Align(8));
+  }
   Value* bp = f->getArg(1);
   Value* kc = f->getArg(2);
   Value* c = f->getArg(3);
@@ -195,7 +202,6 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
     Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
-    Value* arow = b.CreateInBoundsGEP(elem, a, b.CreateMul(k, b.getInt64(t.mr)));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
       bv[v] = b.CreateAlignedLoad(
@@ -204,7 +210,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
     }
     for (int r = 0; r < t.mr; ++r) {
       Value* x = b.CreateAlignedLoad(
-          elem, b.CreateConstInBoundsGEP1_64(elem, arow, r), align);
+          elem, b.CreateInBoundsGEP(elem, a_rows[r], k), align);
       if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
       for (int v = 0; v < t.vectors; ++v) {
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
@@ -383,6 +389,12 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                      b.getInt64(p.b_bytes));
   ElementalEmitter emitter(a.mc, b);
   FirstError err;
+  // A read in place when the plan allows it and the operand is in memory.
+  const IrArray* direct_a =
+      p.direct_a && a.ins != nullptr ? &(*a.ins)[p.site.lhs][0] : nullptr;
+  llvm::Type* ptr_type = llvm::PointerType::getUnqual(ctx);
+  llvm::AllocaInst* rows_array =
+      EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
   auto at = [&](Value* base, Value* offset) {
     return b.CreateInBoundsGEP(elem, base, offset);
   };
@@ -407,28 +419,40 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           Value* pc = b.CreateMul(s, b.getInt64(t.kc));
           Value* kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
                                               b.CreateSub(b.getInt64(k), pc));
-          // A's rows [i0, i0 + rows) and depths [pc, pc + kc) into panels of
-          // mr rows, each kc x mr; rows beyond m are zeros.
-          EmitForLoop(b, b.getInt64(0), panels, "gemm.pack_a", [&](Value* q) {
-            EmitForLoop(b, b.getInt64(0), b.getInt64(t.mr), "gemm.pack_a.r", [&](Value* r) {
-              Value* row = b.CreateAdd(
-                  i0, b.CreateAdd(b.CreateMul(q, b.getInt64(t.mr)), r));
-              Value* valid = b.CreateICmpULT(row, b.getInt64(m));
-              Value* clamped = b.CreateSelect(valid, row, b.getInt64(m - 1));
-              Value* base = b.CreateMul(q, b.CreateMul(kc, b.getInt64(t.mr)));
+          // Row r of A's block at depths [pc, pc + kc): straight from the
+          // operand when its rows are contiguous along k, else packed into
+          // the slot's kc-element rows. Rows past m repeat row m - 1; their
+          // accumulators are never written out.
+          auto clamped_row = [&](Value* r) {
+            return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                           b.CreateAdd(i0, r),
+                                           b.getInt64(m - 1));
+          };
+          auto a_row = [&](Value* r) -> Value* {
+            if (direct_a != nullptr) {
+              Index index;
+              index.multi = Place<Value*>(
+                  direct_a->shape().rank(),
+                  {{&p.dims.lhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
+                   {&p.dims.lhs_contract, {pc}},
+                   {&p.dims.lhs_free, Unflatten(b, clamped_row(r), p.dims.m_ext)}});
+              return direct_a->ElementPointer(b, index);
+            }
+            return at(ap, b.CreateMul(r, kc));
+          };
+          if (direct_a == nullptr) {
+            EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
+                        "gemm.pack_a", [&](Value* r) {
+              Value* row = clamped_row(r);
+              Value* dst = at(ap, b.CreateMul(r, kc));
               EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_a.k", [&](Value* kk) {
                 if (!err.status.ok()) return;
-                absl::StatusOr<Value*> v =
-                    ReadA(b, p, a, bt, clamped, b.CreateAdd(pc, kk));
+                absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
                 if (!err.Take(v)) return;
-                b.CreateAlignedStore(
-                    b.CreateSelect(valid, *v, llvm::ConstantFP::get(elem, 0)),
-                    at(ap, b.CreateAdd(base, b.CreateAdd(
-                                                 b.CreateMul(kk, b.getInt64(t.mr)), r))),
-                    llvm::Align(eb));
+                b.CreateAlignedStore(*v, at(dst, kk), llvm::Align(eb));
               });
             });
-          });
+          }
           // The tiles: each nr-panel of B against each mr-panel of A.
           EmitForLoop(b, b.getInt64(0), b.getInt64(p.n_pad / nr), "gemm.jr", [&](Value* jq) {
             Value* bpanel = at(
@@ -438,11 +462,16 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                     b.getInt64(k)),
                         b.CreateMul(pc, b.getInt64(nr))));
             EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
-              Value* apanel = at(ap, b.CreateMul(iq, b.CreateMul(kc, b.getInt64(t.mr))));
+              for (int r = 0; r < t.mr; ++r) {
+                b.CreateAlignedStore(
+                    a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
+                    b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
+                    llvm::Align(8));
+              }
               Value* ctile = at(
                   cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.n_pad)),
                                   b.CreateMul(jq, b.getInt64(nr))));
-              b.CreateCall(kernel, {apanel, bpanel, kc, ctile, b.getInt64(p.n_pad),
+              b.CreateCall(kernel, {rows_array, bpanel, kc, ctile, b.getInt64(p.n_pad),
                                     b.CreateICmpNE(s, b.getInt64(0))});
             });
           });
@@ -544,9 +573,15 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   if (rhs->opcode() == Opcode::kConstant) {
     g->packed_b = PackConstantB(*g, rhs->literal());
   }
+  // A's rows can be read in place when its one contracting dimension is the
+  // most minor and it holds the result's type.
+  const Shape& lhs = dot.operand(0)->shape();
+  g->direct_a = d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
+                lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
+                lhs.element_type() == type;
   g->b_bytes =
       g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * d.k * eb);
-  g->a_bytes = AlignUp(t.mc * t.kc * eb);
+  g->a_bytes = g->direct_a ? 0 : AlignUp(t.mc * t.kc * eb);
   g->slot_bytes = g->a_bytes + AlignUp(t.mc * g->n_pad * eb);
 
   StrategyPlan plan;

@@ -69,20 +69,23 @@ absl::StatusOr<llvm::Function*> EmitLoopFunction(
     task_out.push_back(a);
     task_out.back().set_base(rebase(a.base()));
   }
+  std::vector<std::vector<IrArray>> task_ins;
   std::vector<LeafGenerators> ops;
   for (const std::vector<IrArray>& leaves : ins) {
+    task_ins.emplace_back();
     LeafGenerators g;
     for (const IrArray& a : leaves) {
       IrArray r = a;
       r.set_base(rebase(a.base()));
       g.push_back(ArrayReader(tb, r));
+      task_ins.back().push_back(r);
     }
     ops.push_back(std::move(g));
   }
   Value* task_scratch = scratch == nullptr ? nullptr : rebase(scratch);
   RETURN_IF_ERROR(plan.emit(LoopArgs{
       mc, tb, inst, task_out, ops, ranged ? task->getArg(1) : nullptr,
-      ranged ? task->getArg(2) : nullptr, task_scratch}));
+      ranged ? task->getArg(2) : nullptr, task_scratch, &task_ins}));
   tb.CreateRetVoid();
   return task;
 }

@@ -44,6 +44,9 @@ struct LoopArgs {
   llvm::Value* begin = nullptr;
   llvm::Value* end = nullptr;
   llvm::Value* scratch = nullptr;
+  // The operands' leaves as arrays in memory (the buffers `ops` read), for
+  // strategies that address an operand directly.
+  const std::vector<std::vector<IrArray>>* ins = nullptr;
 };
 
 struct StrategyPlan {
