@@ -191,6 +191,21 @@ ENTRY e {
                    {MakeArray<P::kF32>({1, 5, 1}, {1, 2, 3, 4, 5}),
                     MakeArray<P::kF32>({3, 1, 1}, {1, 10, 100})},
                    {0, 132, 0});
+
+  // Optimized, the convolution, add and maximum are one kOutput fusion:
+  // the convolution's values never go through a buffer.
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  ASSERT_TRUE(OptimizeModule(**module, {}).ok());
+  const Instruction* root = (*module)->entry()->root();
+  ASSERT_EQ(root->opcode(), Opcode::kFusion);
+  EXPECT_EQ(root->attrs().fusion_kind, FusionKind::kOutput);
+  std::vector<Opcode> fused;
+  for (const auto& inst : root->fused_computation()->instructions()) {
+    fused.push_back(inst->opcode());
+  }
+  EXPECT_THAT(fused, ::testing::Contains(Opcode::kConvolution));
+  EXPECT_THAT(fused, ::testing::Contains(Opcode::kMaximum));
 }
 
 TEST(ConvolutionE2eTest, Bf16OperandsAccumulateInFloatAndRoundOnce) {
