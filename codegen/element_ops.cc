@@ -558,4 +558,11 @@ absl::StatusOr<Value*> EmitElementwise(llvm::IRBuilderBase& b,
   return RoundToStorage(b, r, result_type);
 }
 
+Value* EmitMultiplyAdd(llvm::IRBuilderBase& b, Value* sum, Value* x, Value* y,
+                      PrimitiveType type) {
+  if (type == PrimitiveType::kPred) return b.CreateOr(sum, b.CreateAnd(x, y));
+  if (IsInteger(type)) return b.CreateAdd(sum, b.CreateMul(x, y));
+  return b.CreateFAdd(sum, b.CreateFMul(x, y));
+}
+
 }  // namespace aotc::codegen

@@ -220,15 +220,7 @@ class ConvLoops {
             return;
           }
           Value* sum = b_.CreateLoad(acc_type, acc_);
-          Value* r;
-          if (ct == PrimitiveType::kPred) {
-            r = b_.CreateOr(sum, b_.CreateAnd(*x, *y));
-          } else if (IsInteger(ct)) {
-            r = b_.CreateAdd(sum, b_.CreateMul(*x, *y));
-          } else {
-            r = b_.CreateFAdd(sum, b_.CreateFMul(*x, *y));
-          }
-          b_.CreateStore(r, acc_);
+          b_.CreateStore(EmitMultiplyAdd(b_, sum, *x, *y, ct), acc_);
         });
     return status;
   }

@@ -310,15 +310,7 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
         return;
       }
       Value* sum = b.CreateLoad(acc_type, acc);
-      Value* r;
-      if (rt == PrimitiveType::kPred) {
-        r = b.CreateOr(sum, b.CreateAnd(*x, *y));
-      } else if (IsInteger(rt)) {
-        r = b.CreateAdd(sum, b.CreateMul(*x, *y));
-      } else {
-        r = b.CreateFAdd(sum, b.CreateFMul(*x, *y));
-      }
-      b.CreateStore(r, acc);
+      b.CreateStore(EmitMultiplyAdd(b, sum, *x, *y, rt), acc);
     });
     RETURN_IF_ERROR(status);
     return RoundToStorage(b, b.CreateLoad(acc_type, acc), rt);
