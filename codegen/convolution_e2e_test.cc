@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codegen/codegen_test_util.h"
+#include "codegen/strategy.h"
 #include "tests/corpus/corpus_compare.h"
 #include "tools/inputs.h"
 
@@ -228,6 +229,45 @@ ENTRY e {
   ASSERT_TRUE(results.ok()) << results.status();
   EXPECT_EQ(static_cast<float>(Values<P::kBF16>((*results)[0])[0]), 258.0f);
   ExpectMatchesEvaluator(hlo, args);
+}
+
+// A 3x3 window over 8 input features is 72 multiply-adds per output
+// element: the element-loops plan reports that as its work, so the
+// f32[4,7,7,16] result (3136 elements, 225792 units of work) is split by
+// batch; a batch row is 784 * 72 = 56448 units, above the 8192 of a chunk,
+// so each of the 4 batches is a chunk of its own.
+TEST(ConvolutionE2eTest, LargeConvolutionIsSplitAcrossThreads) {
+  const std::string hlo = R"(
+HloModule m
+ENTRY e {
+  x = f32[4,9,9,8] parameter(0)
+  k = f32[3,3,8,16] parameter(1)
+  ROOT c = f32[4,7,7,16] convolution(x, k), window={size=3x3},
+      dim_labels=b01f_01io->b01f
+})";
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "element-loops");
+  EXPECT_EQ(plan->work_per_element, 72);
+
+  const std::vector<Literal> args = {
+      RandomLiteral(Shape::Array(P::kF32, {4, 9, 9, 8}), 3, 0),
+      RandomLiteral(Shape::Array(P::kF32, {3, 3, 8, 16}), 3, 1)};
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  testing::HookLog log;
+  aotc_set_parallel_for(&testing::ThreadedReverseHook, &log);
+  auto results = CompileAndRun(hlo, args);
+  aotc_set_parallel_for(nullptr, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(log.calls, 1);
+  EXPECT_EQ(log.iterations, 4);
+  const Comparison c = CompareLiterals((*results)[0], *expected->Leaves()[0],
+                                       DefaultTolerance(P::kF32));
+  EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
+                      << c.first_mismatch;
 }
 
 // The verifier refuses such a module; code generation, which may be handed

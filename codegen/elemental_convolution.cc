@@ -166,8 +166,8 @@ class ConvLoops {
     Value* room = b_.CreateSub(b_.getInt64(a.dilated_input - 1), start);
     Value* fits = b_.CreateICmpSGE(room, b_.getInt64(0));
     Value* safe_room = b_.CreateSelect(fits, room, b_.getInt64(0));
-    Value* w_end =
-        b_.CreateAdd(DivConst(b_, safe_room, w.window_dilation), b_.getInt64(1));
+    Value* w_end = b_.CreateAdd(DivConst(b_, safe_room, w.window_dilation),
+                                b_.getInt64(1));
     w_end = b_.CreateSelect(b_.CreateICmpSLT(w_end, b_.getInt64(w.size)), w_end,
                             b_.getInt64(w.size));
     w_end = b_.CreateSelect(fits, w_end, b_.getInt64(0));
@@ -175,7 +175,8 @@ class ConvLoops {
     const std::string name = absl::StrCat("conv.window", axis);
     EmitForLoop(b_, w_lo, w_end, name, [&](Value* wi) {
       if (!status.ok()) return;
-      Value* p = b_.CreateAdd(start, b_.CreateMul(wi, b_.getInt64(w.window_dilation)));
+      Value* p = b_.CreateAdd(
+          start, b_.CreateMul(wi, b_.getInt64(w.window_dilation)));
       rhs.multi[a.rhs_dim] =
           w.reversal ? b_.CreateSub(b_.getInt64(w.size - 1), wi) : wi;
       if (w.base_dilation == 1) {
@@ -251,7 +252,8 @@ absl::StatusOr<Generator> ElementalEmitter::Convolution(
     b.CreateStore(llvm::Constant::getNullValue(acc_type), acc);
     if (!plan.empty_input) {
       Value* feature = o.multi[dn.output_feature];
-      Value* feature_group = DivConst(b, feature, plan.output_feature_group_size);
+      Value* feature_group =
+          DivConst(b, feature, plan.output_feature_group_size);
       Value* batch_group = DivConst(b, feature, plan.output_batch_group_size);
       Value* feature_base = b.CreateMul(
           feature_group, b.getInt64(plan.kernel_input_features));
