@@ -300,13 +300,20 @@ struct ConvTypes {
   PrimitiveType rhs_type;
 };
 
-std::string DimsText(const std::vector<int64_t>& dims) {
-  return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+// "[d0,d1,...]", half the time followed by a random layout
+// "{minor,...,major}".
+std::string DimsText(const std::vector<int64_t>& dims, std::mt19937& rng) {
+  std::string text = absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+  if (std::uniform_int_distribution<int>(0, 1)(rng) == 0) return text;
+  std::vector<int64_t> minor_to_major(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) minor_to_major[d] = d;
+  std::shuffle(minor_to_major.begin(), minor_to_major.end(), rng);
+  return absl::StrCat(text, "{", absl::StrJoin(minor_to_major, ","), "}");
 }
 
 // Sizes are 1, primes and odd numbers; every window attribute and group
 // count varies; each operand's and the result's dimension order is a random
-// permutation of its labels.
+// permutation of its labels, and half of them have a random layout.
 RandomConv MakeRandomConv(std::mt19937& rng, int case_index) {
   auto pick = [&](std::vector<int64_t> v) {
     return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
@@ -407,11 +414,15 @@ RandomConv MakeRandomConv(std::mt19937& rng, int case_index) {
         " rhs_dilate=", absl::StrJoin(rhs_d, "x"),
         " rhs_reversal=", absl::StrJoin(rev_t, "x"), "},");
   }
+  // One statement each, so that the draws happen in a fixed order.
+  const std::string lhs_text = DimsText(lhs_dims, rng);
+  const std::string rhs_text = DimsText(rhs_dims, rng);
+  const std::string out_text = DimsText(out_dims, rng);
   RandomConv conv;
   conv.hlo = absl::StrCat(
-      "HloModule m\nENTRY e {\n  x = ", types.lhs, DimsText(lhs_dims),
-      " parameter(0)\n  k = ", types.rhs, DimsText(rhs_dims),
-      " parameter(1)\n  ROOT c = ", types.out, DimsText(out_dims),
+      "HloModule m\nENTRY e {\n  x = ", types.lhs, lhs_text,
+      " parameter(0)\n  k = ", types.rhs, rhs_text,
+      " parameter(1)\n  ROOT c = ", types.out, out_text,
       " convolution(x, k),", window, " dim_labels=", ll, "_", rl, "->", ol,
       ", feature_group_count=", fgc, ", batch_group_count=", bgc, "\n}\n");
   conv.args.push_back(
