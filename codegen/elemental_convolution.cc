@@ -43,8 +43,6 @@
 #include "codegen/element_ops.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_types.h"
-#include "compiler/ir/minifloat.h"
-#include "compiler/ir/narrow_type.h"
 #include "compiler/ir/shape_inference.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
@@ -74,13 +72,6 @@ struct ConvPlan {
   // The type products are converted to and summed in.
   PrimitiveType compute_type = PrimitiveType::kF32;
 };
-
-// The type a result of type `t` is computed in (narrow.h's widening).
-PrimitiveType ConvComputeType(PrimitiveType t) {
-  if (IsMinifloat(t)) return PrimitiveType::kF32;
-  if (!IsSubByteInt(t)) return t;
-  return IsSignedInt(t) ? PrimitiveType::kS8 : PrimitiveType::kU8;
-}
 
 // Shape inference checks the dimension numbers, the group counts and the
 // window against the operands; a declared result shape that differs (a
@@ -123,7 +114,7 @@ absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst) {
         size == 0 ? 0 : (size - 1) * axis.window.base_dilation + 1;
     plan.axes.push_back(axis);
   }
-  plan.compute_type = ConvComputeType(inst.shape().element_type());
+  plan.compute_type = SumOfProductsType(inst.shape().element_type());
   return plan;
 }
 
