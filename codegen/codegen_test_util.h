@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "aotc/runtime.h"
 
 #include "codegen/compile.h"
@@ -19,6 +21,7 @@
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/evaluator_test_util.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/passes/pipelines.h"
 #include "compiler/support/status_macros.h"
 #include "tools/compare.h"
@@ -99,6 +102,22 @@ inline void ExpectMatchesEvaluator(std::string_view hlo,
                           << " mismatches; first " << c.first_mismatch;
     }
   }
+}
+
+// The first line of the error code generation gives for `hlo` parsed but
+// never verified (the verifier would refuse an inconsistent module before
+// code generation sees it); empty when it compiles.
+inline std::string UnverifiedCompileError(std::string_view hlo) {
+  auto module = ParseHloText(hlo, "test.hlo");
+  if (!module.ok()) {
+    return absl::StrCat("parse error: ", module.status().message());
+  }
+  CompileOptions options;
+  options.name = "m";
+  auto compiled = CompileModule(**module, options);
+  if (compiled.ok()) return "";
+  const std::string message(compiled.status().message());
+  return message.substr(0, message.find('\n'));
 }
 
 }  // namespace aotc::codegen::testing

@@ -9,6 +9,7 @@
 #include "codegen/ir_types.h"
 #include "codegen/math/math_emitter.h"
 #include "compiler/ir/minifloat.h"
+#include "compiler/ir/narrow_type.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -556,6 +557,19 @@ absl::StatusOr<Value*> EmitElementwise(llvm::IRBuilderBase& b,
     return NotDefined(inst, operand_type);
   }
   return RoundToStorage(b, r, result_type);
+}
+
+PrimitiveType SumOfProductsType(PrimitiveType result) {
+  if (IsMinifloat(result)) return PrimitiveType::kF32;
+  if (!IsSubByteInt(result)) return result;
+  return IsSignedInt(result) ? PrimitiveType::kS8 : PrimitiveType::kU8;
+}
+
+Value* EmitMultiplyAdd(llvm::IRBuilderBase& b, Value* sum, Value* x, Value* y,
+                      PrimitiveType type) {
+  if (type == PrimitiveType::kPred) return b.CreateOr(sum, b.CreateAnd(x, y));
+  if (IsInteger(type)) return b.CreateAdd(sum, b.CreateMul(x, y));
+  return b.CreateFAdd(sum, b.CreateFMul(x, y));
 }
 
 }  // namespace aotc::codegen

@@ -32,6 +32,20 @@ llvm::Value* EmitMax(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y,
 llvm::Value* EmitMin(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y,
                      PrimitiveType type);
 
+// The type a dot or convolution with result type `result` converts its
+// operands to and sums in, converting the sum to `result` once: f32 for the
+// minifloats and s8/u8 for sub-byte integers (the evaluator's widening,
+// compiler/evaluator/narrow.h), else `result` itself.
+PrimitiveType SumOfProductsType(PrimitiveType result);
+
+// sum + x * y, one step of a dot's or a convolution's sum of products in
+// compute type `type`: OR of ANDs for pred, wrapping for integers, and for
+// floats a multiply then an add that LLVM may not contract into an FMA (the
+// evaluator rounds the product).
+llvm::Value* EmitMultiplyAdd(llvm::IRBuilderBase& b, llvm::Value* sum,
+                             llvm::Value* x, llvm::Value* y,
+                             PrimitiveType type);
+
 }  // namespace aotc::codegen
 
 #endif  // AOTC_CODEGEN_ELEMENT_OPS_H_

@@ -1,6 +1,7 @@
 // Element generators for elementwise and data-movement instructions, and
 // the dispatch over opcodes (see elemental.h). Reductions, dot and map are in
-// elemental_reduce.cc, gather in elemental_gather.cc.
+// elemental_reduce.cc, gather in elemental_gather.cc, convolution in
+// elemental_convolution.cc.
 #include "codegen/elemental.h"
 
 #include <cstdint>
@@ -470,6 +471,8 @@ absl::StatusOr<LeafGenerators> ElementalEmitter::MakeGenerators(
       return one(DynamicUpdateSlice(inst, ops));
     case Opcode::kGather:
       return one(Gather(inst, ops));
+    case Opcode::kConvolution:
+      return one(Convolution(inst, ops));
     case Opcode::kReduce: {
       LeafGenerators leaves;
       const int n = static_cast<int>(inst.shape().Leaves().size());

@@ -88,6 +88,10 @@ class ElementalEmitter {
   // accepts, start indices of any integer type clamped into the operand.
   absl::StatusOr<Generator> Gather(const Instruction& inst,
                                    const std::vector<LeafGenerators>& ops);
+  // elemental_convolution.cc: every window, dimension-numbers and group
+  // form, summed in the evaluator's order.
+  absl::StatusOr<Generator> Convolution(const Instruction& inst,
+                                        const std::vector<LeafGenerators>& ops);
   // The accumulators of a reduce or reduce-window (allocas of the reducer's
   // parameter types), set to the init operands [n, 2n).
   absl::StatusOr<std::vector<llvm::AllocaInst*>> InitAccumulators(

@@ -256,12 +256,10 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
     const Shape& lhs = inst.operand(0)->shape();
     const Shape& rhs = inst.operand(1)->shape();
     const PrimitiveType rt = inst.shape().element_type();
-    // The accumulator: float for f16/bf16 (rounded once at the end).
-    const PrimitiveType at =
-        (rt == PrimitiveType::kF16 || rt == PrimitiveType::kBF16)
-            ? PrimitiveType::kF32
-            : rt;
-    llvm::Type* acc_type = ComputeType(b.getContext(), at);
+    // Operands are converted to ct and summed in its compute type (float
+    // for f16/bf16 and the minifloats), converted to rt once at the end.
+    const PrimitiveType ct = SumOfProductsType(rt);
+    llvm::Type* acc_type = ComputeType(b.getContext(), ct);
     llvm::AllocaInst* acc = EntryAlloca(b, acc_type, "dot.acc");
     b.CreateStore(llvm::Constant::getNullValue(acc_type), acc);
     auto free_dims = [](const Shape& s, const std::vector<int64_t>& batch,
@@ -302,26 +300,19 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
         ri.multi[dn.rhs_contracting[j]] = k[j];
       }
       absl::StatusOr<Value*> x =
-          GenerateAs(b, ops[0][0], li, lhs.element_type(), rt);
+          GenerateAs(b, ops[0][0], li, lhs.element_type(), ct);
       absl::StatusOr<Value*> y =
-          GenerateAs(b, ops[1][0], ri, rhs.element_type(), rt);
+          GenerateAs(b, ops[1][0], ri, rhs.element_type(), ct);
       if (!x.ok() || !y.ok()) {
         status = x.ok() ? y.status() : x.status();
         return;
       }
       Value* sum = b.CreateLoad(acc_type, acc);
-      Value* r;
-      if (rt == PrimitiveType::kPred) {
-        r = b.CreateOr(sum, b.CreateAnd(*x, *y));
-      } else if (IsInteger(rt)) {
-        r = b.CreateAdd(sum, b.CreateMul(*x, *y));
-      } else {
-        r = b.CreateFAdd(sum, b.CreateFMul(*x, *y));
-      }
-      b.CreateStore(r, acc);
+      b.CreateStore(EmitMultiplyAdd(b, sum, *x, *y, ct), acc);
     });
     RETURN_IF_ERROR(status);
-    return RoundToStorage(b, b.CreateLoad(acc_type, acc), rt);
+    return EmitConvert(b, RoundToStorage(b, b.CreateLoad(acc_type, acc), ct),
+                       ct, rt);
   });
 }
 

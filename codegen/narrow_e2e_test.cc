@@ -168,6 +168,33 @@ ENTRY e {
   EXPECT_EQ(NarrowValues(r[1]), (std::vector<double>{3, -3, -3, 5}));
 }
 
+TEST(NarrowCodegenTest, MinifloatDotAndConvolutionSumInFloatAndRoundOnce) {
+  // 0.3 + 0.3 + 0.3 = 0.9 in float, which rounds to 0.875 in e5m2 (2
+  // mantissa bits: 0.875 and 1.0 are neighbours, 0.9375 the midpoint).
+  // Rounding each operand to e5m2 first would give 0.3125 * 3 = 0.9375, a
+  // tie that rounds to even: 1.0.
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  a = f32[1,3] parameter(0)
+  b = f32[3,1] parameter(1)
+  d = f8e5m2[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  x = f32[1,3,1] reshape(a)
+  k = f32[3,1,1] reshape(b)
+  c = f8e5m2[1,1,1] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+  ROOT t = (f8e5m2[1,1], f8e5m2[1,1,1]) tuple(d, c)
+})";
+  const std::vector<Literal> args = {
+      MakeArray<P::kF32>({1, 3}, {0.3f, 0.3f, 0.3f}),
+      MakeArray<P::kF32>({3, 1}, {1, 1, 1})};
+  for (int opt : {0, 2}) {
+    std::vector<Literal> r = RunModel(hlo, args, opt);
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(NarrowValues(r[0]), (std::vector<double>{0.875}));
+    EXPECT_EQ(NarrowValues(r[1]), (std::vector<double>{0.875}));
+  }
+  ExpectMatchesEvaluator(hlo, args);
+}
+
 TEST(NarrowCodegenTest, MinifloatConvertsAndArithmetic) {
   const std::string hlo = R"(HloModule m
 ENTRY e {

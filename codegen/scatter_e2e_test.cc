@@ -417,14 +417,7 @@ ENTRY e {
   upd = f32[3,3] parameter(2)
   ROOT s = f32[4,3] scatter(x, idx, upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add
 })";
-  auto module = ParseHloText(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileOptions options;
-  options.name = "m";
-  auto compiled = CompileModule(**module, options);
-  ASSERT_FALSE(compiled.ok());
-  const std::string message(compiled.status().message());
-  EXPECT_EQ(message.substr(0, message.find('\n')),
+  EXPECT_EQ(testing::UnverifiedCompileError(hlo),
             "test.hlo:7:8: error: scatter: "
             "scatter_dims_to_operand_dims={0,1} does not match index vectors "
             "of 1 components");
@@ -563,13 +556,9 @@ TEST(ScatterE2eTest, CorpusScatterModulesMatchTheEvaluator) {
   // in_place_dynamic_update_slice_fusion_1 (beyond the evaluator's budget).
   constexpr int kExpectedCompared = 17;
   const CorpusSubset subset =
-      CompareCorpusSubset([](const std::string& text, const std::string&) {
-        return text.find(" scatter(") != std::string::npos ||
-               text.find(" select-and-scatter(") != std::string::npos;
-      });
+      CompareCorpusModulesUsing({"scatter", "select-and-scatter"});
   EXPECT_THAT(subset.failures, ::testing::IsEmpty());
-  const int compared = subset.matched;
-  EXPECT_GE(compared, kExpectedCompared);
+  EXPECT_GE(subset.matched, kExpectedCompared);
 }
 
 }  // namespace

@@ -25,8 +25,19 @@ using llvm::Value;
 
 // The input elements one output element of `inst` reads, roughly: the
 // largest array input's elements over the output's elements, at least 1
-// (1 for element-wise loops, the row length for a row reduction).
+// (1 for element-wise loops, the row length for a row reduction). A
+// convolution element reads a kernel's worth for one output feature, which
+// the ratio underestimates when the kernel is small next to the input.
 int64_t WorkPerElement(const Instruction& inst) {
+  if (inst.opcode() == Opcode::kConvolution && inst.operand_count() == 2) {
+    const Shape& kernel = inst.operand(1)->shape();
+    const int64_t d = inst.attrs().conv_dnums.kernel_output_feature;
+    if (kernel.IsArray() && d >= 0 && d < kernel.rank()) {
+      return std::max<int64_t>(
+          1, kernel.ElementCount() /
+                 std::max<int64_t>(1, kernel.dimensions(d)));
+    }
+  }
   int64_t inputs = 0;
   for (const Instruction* o : inst.operands()) {
     for (const Shape* leaf : o->shape().Leaves()) {

@@ -39,6 +39,7 @@ TEST(OpcodeTest, ElementalFormColumn) {
   EXPECT_TRUE(HasProperty(Opcode::kAdd, kPropElementalForm));
   EXPECT_TRUE(HasProperty(Opcode::kReduce, kPropElementalForm));
   EXPECT_TRUE(HasProperty(Opcode::kDynamicSlice, kPropElementalForm));
+  EXPECT_TRUE(HasProperty(Opcode::kConvolution, kPropElementalForm));
   EXPECT_FALSE(HasProperty(Opcode::kSort, kPropElementalForm));
   EXPECT_FALSE(HasProperty(Opcode::kWhile, kPropElementalForm));
   // Element-wise but not evaluated: nothing to check compiled code against.

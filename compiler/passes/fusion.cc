@@ -61,6 +61,12 @@ bool IsReduction(const Instruction& inst) {
          inst.opcode() == Opcode::kReduceWindow;
 }
 
+// Dot and convolution: each result element sums many products, and each
+// operand element is read for many result elements.
+bool IsContraction(const Instruction& inst) {
+  return inst.opcode() == Opcode::kDot || inst.opcode() == Opcode::kConvolution;
+}
+
 bool IsConsumer(const Instruction& inst) {
   if (!inst.shape().IsArray()) return false;
   return IsLoopFusible(inst) || IsReduction(inst);
@@ -69,7 +75,7 @@ bool IsConsumer(const Instruction& inst) {
 bool IsProducer(const Instruction& inst) {
   if (!inst.shape().IsArray()) return false;
   return IsLoopFusible(inst) || IsReduction(inst) ||
-         inst.opcode() == Opcode::kConstant || inst.opcode() == Opcode::kDot;
+         inst.opcode() == Opcode::kConstant || IsContraction(inst);
 }
 
 // Whether `consumer` reads some element of `operand` more than once.
@@ -87,6 +93,7 @@ bool ReadsElementsRepeatedly(const Instruction& consumer) {
       return window > stride;
     }
     case Opcode::kDot:
+    case Opcode::kConvolution:
       return true;
     case Opcode::kGather:
       // Which operand elements it reads depends on the indices: the same
@@ -295,7 +302,7 @@ class ComputationFuser {
     FusionKind kind = FusionKind::kLoop;
     for (Instruction* m : members) {
       if (IsReduction(*m)) kind = FusionKind::kInput;
-      if (m->opcode() == Opcode::kDot && kind == FusionKind::kLoop) {
+      if (IsContraction(*m) && kind == FusionKind::kLoop) {
         kind = FusionKind::kOutput;
       }
       std::vector<Instruction*> operands;
@@ -358,15 +365,15 @@ bool IsExpensive(const Instruction& inst) {
 std::string_view FusionRefusal(const Instruction& producer,
                                const Instruction& consumer) {
   if (!IsConsumer(consumer)) {
-    return consumer.opcode() == Opcode::kDot
-               ? "a dot reads each operand element many times"
+    return IsContraction(consumer)
+               ? "a dot or convolution reads each operand element many times"
                : "the consumer has no element-wise form";
   }
   if (!IsProducer(producer)) return "the producer has no element-wise form";
-  if (producer.opcode() == Opcode::kDot || IsReduction(producer)) {
+  if (IsContraction(producer) || IsReduction(producer)) {
     if (!IsOneToOneConsumer(consumer, producer)) {
-      return "a reduce, reduce-window or dot only fuses into a same-shaped "
-             "element-wise consumer";
+      return "a reduce, reduce-window, dot or convolution only fuses into a "
+             "same-shaped element-wise consumer";
     }
     return {};
   }

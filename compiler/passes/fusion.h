@@ -15,19 +15,22 @@
 //     bitcast, transpose, slice, concatenate, pad, reverse, dynamic-slice,
 //     dynamic-update-slice, gather), convert, iota, reduce and
 //     reduce-window;
-//   - producers: the same opcodes plus constants, and reduce, reduce-window
-//     and dot into a consumer of the same shape that reads each element once
-//     (a reduce or dot epilogue);
+//   - producers: the same opcodes plus constants, and reduce, reduce-window,
+//     dot and convolution into a consumer of the same shape that reads each
+//     element once (a reduce, dot or convolution epilogue);
 //   - a producer whose users are all in the group moves into it; a cheap
 //     producer with users elsewhere is duplicated; an expensive one
-//     (transcendental, divide, power, dot, reduce...) is never duplicated;
+//     (transcendental, divide, power, dot, convolution, reduce...) is never
+//     duplicated;
 //   - an expensive producer never goes into a consumer that reads each
 //     element many times (a broadcast that expands, an overlapping
-//     reduce-window, a gather), and nothing goes into a dot's operands;
+//     reduce-window, a gather), and nothing goes into the operands of a dot
+//     or a convolution;
 //   - a gather is cheap, but is not evaluated repeatedly either (under an
 //     expanding broadcast every copy would read its indices again).
 // The fusion kind says what is at the heart of the group: kInput when it
-// holds a reduce or reduce-window, kOutput when it holds a dot, else kLoop.
+// holds a reduce or reduce-window, kOutput when it holds a dot or a
+// convolution, else kLoop.
 #ifndef AOTC_COMPILER_PASSES_FUSION_H_
 #define AOTC_COMPILER_PASSES_FUSION_H_
 

@@ -314,6 +314,48 @@ ENTRY e {
   EXPECT_EQ(nx->opcode(), Opcode::kNegate);
 }
 
+TEST(FusionTest, AConvolutionEpilogueTakesTheConvolutionButNotItsInput) {
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  x = f32[1,6,6,3] parameter(0)
+  k = f32[3,3,3,8] parameter(1)
+  bias = f32[8] parameter(2)
+  nx = f32[1,6,6,3] negate(x)
+  c = f32[1,4,4,8] convolution(nx, k), window={size=3x3},
+      dim_labels=b01f_01io->b01f
+  bb = f32[1,4,4,8] broadcast(bias), dimensions={3}
+  a = f32[1,4,4,8] add(c, bb)
+  zero = f32[] constant(0)
+  z = f32[1,4,4,8] broadcast(zero), dimensions={}
+  ROOT r = f32[1,4,4,8] maximum(a, z)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  std::vector<std::string> regions = Regions(*m);
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].substr(0, regions[0].find(' ')), "kOutput:");
+  EXPECT_NE(regions[0].find(" c "), std::string::npos) << regions[0];
+  EXPECT_EQ(regions[0].find(" nx"), std::string::npos) << regions[0];
+  const Instruction* nx = m->entry()->FindInstruction("nx");
+  ASSERT_NE(nx, nullptr);
+  EXPECT_EQ(nx->opcode(), Opcode::kNegate);
+}
+
+TEST(FusionTest, AConvolutionDoesNotFuseIntoAReshape) {
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  x = f32[1,6,3] parameter(0)
+  k = f32[3,3,2] parameter(1)
+  c = f32[1,4,2] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+  ROOT r = f32[8] reshape(c)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(Regions(*m).empty());
+}
+
 TEST(FusionTest, DotWithSeveralUsersStaysOutside) {
   std::unique_ptr<Module> m = Fused(R"(
 HloModule m
@@ -361,8 +403,8 @@ ENTRY e {
   }
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(FusionRefusal(*s, *b),
-            "a reduce, reduce-window or dot only fuses into a same-shaped "
-            "element-wise consumer");
+            "a reduce, reduce-window, dot or convolution only fuses into a "
+            "same-shaped element-wise consumer");
 }
 
 TEST(FusionTest, MovementOpsAreFusedAsIndexArithmetic) {

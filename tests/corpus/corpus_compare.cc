@@ -212,4 +212,16 @@ CorpusSubset CompareCorpusSubset(
   return subset;
 }
 
+CorpusSubset CompareCorpusModulesUsing(
+    const std::vector<std::string>& opcodes) {
+  return CompareCorpusSubset([&](const std::string& text, const std::string&) {
+    for (const std::string& op : opcodes) {
+      if (text.find(absl::StrCat(" ", op, "(")) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  });
+}
+
 }  // namespace aotc

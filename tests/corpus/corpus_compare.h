@@ -1,6 +1,7 @@
 // One corpus module through code generation and the reference evaluator:
 // the comparison that the corpus tests (the whole corpus, and the subsets
-// for gather, scatter and the narrow types) share.
+// for gather, scatter, convolution, the narrow types and tuple parameters)
+// share.
 //
 // The module goes through the optimization pipeline (fusion included), is
 // compiled for this host, linked in memory, run on seeded random inputs and
@@ -60,6 +61,10 @@ struct CorpusSubset {
 CorpusSubset CompareCorpusSubset(
     const std::function<bool(const std::string& text, const std::string& name)>&
         wanted);
+
+// CompareCorpusSubset over the modules that use any of `opcodes` (text
+// names: an instruction ` name(` in the module's text).
+CorpusSubset CompareCorpusModulesUsing(const std::vector<std::string>& opcodes);
 
 }  // namespace aotc
 
