@@ -140,15 +140,18 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
 std::optional<DotSite> MatchDotSite(const Instruction& inst) {
   if (!inst.shape().IsArray()) return std::nullopt;
   DotSite site;
-  if (inst.opcode() == Opcode::kDot) {
+  auto is_product = [](const Instruction& i) {
+    return i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution;
+  };
+  if (is_product(inst)) {
     site.dot = &inst;
     return site;
   }
   if (inst.opcode() != Opcode::kFusion) return std::nullopt;
   const Computation& fused = *inst.fused_computation();
   for (const auto& f : fused.instructions()) {
-    if (f->opcode() != Opcode::kDot) continue;
-    if (site.dot != nullptr) return std::nullopt;  // one dot only
+    if (!is_product(*f)) continue;
+    if (site.dot != nullptr) return std::nullopt;  // one product only
     site.dot = f.get();
   }
   if (site.dot == nullptr ||

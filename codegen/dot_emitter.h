@@ -19,8 +19,9 @@
 
 namespace aotc::codegen {
 
-// A dot computed by a dot strategy: `inst` itself, or the one dot of the
-// fusion `inst` when the dot reads two of the fusion's parameters and the
+// A dot (or convolution) computed by a product strategy: `inst` itself, or
+// the one dot or convolution of the fusion `inst` when it reads two of the
+// fusion's parameters and the
 // root depends on the dot only through element-wise instructions of its
 // dimensions (the epilogue: bias, activation, residual). `lhs` and `rhs`
 // are the operands of `inst` holding the dot's operands.

@@ -130,7 +130,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
         Index i;
         i.shape = &in;
         for (int64_t d : dims) i.multi.push_back(o.multi[d]);
-        bool identity = static_cast<int>(dims.size()) == o.shape->rank();
+        bool identity = dims.size() == o.multi.size();
         for (size_t k = 0; identity && k < dims.size(); ++k) {
           identity = dims[k] == static_cast<int64_t>(k);
         }

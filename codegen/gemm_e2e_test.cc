@@ -295,6 +295,107 @@ TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
                       << c.first_mismatch;
 }
 
+// Convolutions whose input features are contiguous run as products on the
+// microkernel: A's rows straight from the input (many features) or packed
+// tap by tap (few), zeros outside the input. The evaluator's numbers for
+// padding, negative padding, strides, dilation, reversal, 1-D and 3-D
+// windows and a fused bias and relu.
+TEST(GemmE2eTest, ConvolutionsMatchTheEvaluator) {
+  struct Case {
+    const char* name;
+    const char* hlo;
+  };
+  const std::vector<Case> cases = {
+      {"3x3 same padding, 24 features in place", R"(HloModule m
+ENTRY e {
+  x = f32[2,9,11,24] parameter(0)
+  w = f32[3,3,24,20] parameter(1)
+  ROOT c = f32[2,9,11,20] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+})"},
+      {"stride 2, 3 features packed (a stem)", R"(HloModule m
+ENTRY e {
+  x = f32[1,23,19,3] parameter(0)
+  w = f32[7,7,3,17] parameter(1)
+  ROOT c = f32[1,12,10,17] convolution(x, w), window={size=7x7 stride=2x2 pad=3_3x3_3}, dim_labels=b01f_01io->b01f
+})"},
+      {"dilated, reversed, uneven and negative padding", R"(HloModule m
+ENTRY e {
+  x = f32[1,13,12,16] parameter(0)
+  w = f32[3,2,16,18] parameter(1)
+  ROOT c = f32[1,10,12,18] convolution(x, w), window={size=3x2 pad=2_-1x0_1 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f
+})"},
+      {"1-D, features more than one slice", R"(HloModule m
+ENTRY e {
+  x = f32[3,40,300] parameter(0)
+  w = f32[5,300,16] parameter(1)
+  ROOT c = f32[3,36,16] convolution(x, w), window={size=5}, dim_labels=b0f_0io->b0f
+})"},
+      {"3-D, kernel in another order, output feature-major", R"(HloModule m
+ENTRY e {
+  x = f32[1,5,6,7,8] parameter(0)
+  w = f32[20,8,2,2,2] parameter(1)
+  ROOT c = f32[1,20,4,5,6] convolution(x, w), window={size=2x2x2}, dim_labels=b012f_oi012->bf012
+})"},
+      {"bias and relu fused", R"(HloModule m
+ENTRY e {
+  x = f32[1,10,10,32] parameter(0)
+  w = f32[1,1,32,40] parameter(1)
+  bias = f32[40] parameter(2)
+  c = f32[1,10,10,40] convolution(x, w), window={size=1x1}, dim_labels=b01f_01io->b01f
+  bb = f32[1,10,10,40] broadcast(bias), dimensions={3}
+  s = f32[1,10,10,40] add(c, bb)
+  z = f32[] constant(0)
+  zb = f32[1,10,10,40] broadcast(z), dimensions={}
+  ROOT r = f32[1,10,10,40] maximum(s, zb)
+})"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto module = LoadModuleFromString(c.hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    EXPECT_EQ(PlanName(c.hlo, /*optimize=*/true), "gemm");
+    std::vector<Literal> args;
+    const Computation& entry = *(*module)->entry();
+    for (size_t i = 0; i < entry.parameters().size(); ++i) {
+      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 13, i));
+    }
+    ExpectMatchesEvaluator(c.hlo, args);
+    auto fused = CompileAndRun(c.hlo, args, 2, /*optimize=*/true);
+    ASSERT_TRUE(fused.ok()) << fused.status();
+    auto expected = EvaluateModule(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    const Comparison cmp = CompareLiterals((*fused)[0], *expected->Leaves()[0],
+                                           DefaultTolerance(P::kF32));
+    EXPECT_TRUE(cmp.ok()) << cmp.first_mismatch;
+  }
+}
+
+TEST(GemmE2eTest, ConvolutionsTheGemmLeavesToTheElementLoops) {
+  // Input features not the most minor dimension, feature groups, input
+  // dilation: the generic loops.
+  EXPECT_EQ(PlanName(R"(HloModule m
+ENTRY e {
+  x = f32[1,16,10,10] parameter(0)
+  w = f32[3,3,16,16] parameter(1)
+  ROOT c = f32[1,16,8,8] convolution(x, w), window={size=3x3}, dim_labels=bf01_01io->bf01
+})"),
+            "element-loops");
+  EXPECT_EQ(PlanName(R"(HloModule m
+ENTRY e {
+  x = f32[1,10,10,32] parameter(0)
+  w = f32[3,3,1,32] parameter(1)
+  ROOT c = f32[1,8,8,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=32
+})"),
+            "element-loops");
+  EXPECT_EQ(PlanName(R"(HloModule m
+ENTRY e {
+  x = f32[1,10,10,32] parameter(0)
+  w = f32[3,3,32,32] parameter(1)
+  ROOT c = f32[1,21,21,32] convolution(x, w), window={size=3x3 pad=2_2x2_2 lhs_dilate=2x2}, dim_labels=b01f_01io->b01f
+})"),
+            "element-loops");
+}
+
 TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
   EXPECT_EQ(PlanName(MatMulHlo(1, 512, 784)), "row-dot");
   EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows - 1, 512, 784)), "row-dot");

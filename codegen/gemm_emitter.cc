@@ -12,6 +12,7 @@
 #include "codegen/dot_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/parallel_loops.h"
+#include "compiler/ir/shape_inference.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -117,6 +118,29 @@ std::vector<T> Place(int64_t rank,
   return multi;
 }
 
+// A convolution as a product (the "implicit GEMM"): row m of A is output
+// position (n, s...) flattened over [batch, output spatial...]; depth k is
+// kernel tap t (row-major over the kernel's spatial dimensions) then input
+// feature c, k = t * features + c, the evaluator's order; column j is the
+// output feature. A[m, k] is the input at (n, s_i * stride_i - pad_low_i +
+// w_i * dilation_i, c), zero outside; B[k, j] is the kernel at (w or its
+// reversal, c, j). Each depth slice stays within one tap, so a row of A
+// over the slice is a contiguous run of input features, read in place.
+struct ConvGemm {
+  ConvolutionDimensionNumbers dn;
+  std::vector<WindowDim> window;
+  std::vector<int64_t> in_ext;      // input spatial sizes
+  std::vector<int64_t> row_ext;     // [batch, output spatial sizes...]
+  std::vector<int64_t> kernel_ext;  // kernel spatial sizes
+  int64_t features = 1;             // input features
+  int64_t taps = 1;                 // product of kernel_ext
+  int64_t chunks = 1;               // depth slices per tap
+  // With few input features A is packed instead: each depth slice holds
+  // whole taps, `taps_per_slice` of them.
+  bool packed = false;
+  int64_t taps_per_slice = 1;
+};
+
 // Everything the emitters need, fixed at planning time.
 struct GemmPlan {
   DotSite site;
@@ -131,6 +155,50 @@ struct GemmPlan {
   bool parallel = false;      // blocks run as parallel tasks (slot per block)
   bool direct_a = false;      // A's rows are contiguous along k: no packing
   std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
+  std::optional<ConvGemm> conv;              // set for a convolution
+  int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
+};
+
+// The kernel operand's multi-index of depth k and column j (compile time or
+// emitted), for a dot or a convolution.
+template <typename T, typename Ops>
+std::vector<T> RhsIndex(const GemmPlan& p, const Shape& rhs, T bt, T k, T col,
+                        Ops ops) {
+  if (!p.conv.has_value()) {
+    return Place<T>(rhs.rank(), {{&p.dims.rhs_batch, ops.unflatten(bt, p.dims.batch_ext)},
+                                 {&p.dims.rhs_contract, ops.unflatten(k, p.dims.k_ext)},
+                                 {&p.dims.rhs_free, ops.unflatten(col, p.dims.n_ext)}});
+  }
+  const ConvGemm& c = *p.conv;
+  std::vector<T> multi(rhs.rank());
+  const T tap = ops.div(k, c.features);
+  const std::vector<T> w = ops.unflatten(tap, c.kernel_ext);
+  for (size_t i = 0; i < w.size(); ++i) {
+    multi[c.dn.kernel_spatial[i]] =
+        c.window[i].reversal ? ops.sub(c.kernel_ext[i] - 1, w[i]) : w[i];
+  }
+  multi[c.dn.kernel_input_feature] = ops.rem(k, c.features);
+  multi[c.dn.kernel_output_feature] = col;
+  return multi;
+}
+
+// RhsIndex's arithmetic at compile time and in IR.
+struct ConstantOps {
+  std::vector<int64_t> unflatten(int64_t v, const std::vector<int64_t>& e) const {
+    return UnflattenConstant(v, e);
+  }
+  int64_t div(int64_t v, int64_t d) const { return v / d; }
+  int64_t rem(int64_t v, int64_t d) const { return v % d; }
+  int64_t sub(int64_t a, int64_t v) const { return a - v; }
+};
+struct IrOps {
+  llvm::IRBuilderBase& b;
+  std::vector<Value*> unflatten(Value* v, const std::vector<int64_t>& e) const {
+    return Unflatten(b, v, e);
+  }
+  Value* div(Value* v, int64_t d) const { return b.CreateUDiv(v, b.getInt64(d)); }
+  Value* rem(Value* v, int64_t d) const { return b.CreateURem(v, b.getInt64(d)); }
+  Value* sub(int64_t a, Value* v) const { return b.CreateSub(b.getInt64(a), v); }
 };
 
 // The microkernel, one function per tile and element type:
@@ -245,12 +313,9 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
 absl::StatusOr<Value*> ReadB(llvm::IRBuilderBase& b, const GemmPlan& p,
                              const LoopArgs& a, Value* bt, Value* k,
                              Value* col) {
-  const Shape& rhs = p.site.dot->operand(1)->shape();
   Index index;
-  index.multi = Place<Value*>(
-      rhs.rank(), {{&p.dims.rhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
-                   {&p.dims.rhs_contract, Unflatten(b, k, p.dims.k_ext)},
-                   {&p.dims.rhs_free, Unflatten(b, col, p.dims.n_ext)}});
+  index.multi = RhsIndex<Value*>(p, p.site.dot->operand(1)->shape(), bt, k,
+                                 col, IrOps{b});
   return a.ops[p.site.rhs][0](index);
 }
 
@@ -352,14 +417,10 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
     return f;
   };
   for (int64_t bt = 0; bt < p.dims.batch; ++bt) {
-    const std::vector<int64_t> bc = UnflattenConstant(bt, p.dims.batch_ext);
     for (int64_t kk = 0; kk < p.dims.k; ++kk) {
-      const std::vector<int64_t> kc = UnflattenConstant(kk, p.dims.k_ext);
       for (int64_t col = 0; col < p.dims.n; ++col) {
-        const std::vector<int64_t> multi = Place<int64_t>(
-            shape.rank(), {{&p.dims.rhs_batch, bc},
-                           {&p.dims.rhs_contract, kc},
-                           {&p.dims.rhs_free, UnflattenConstant(col, p.dims.n_ext)}});
+        const std::vector<int64_t> multi =
+            RhsIndex<int64_t>(p, shape, bt, kk, col, ConstantOps{});
         int64_t linear = 0;
         for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
         const int64_t at =
@@ -373,6 +434,82 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
     }
   }
   return packed;
+}
+
+// A read-only row of `count` zeros: what a convolution's A row reads where
+// the window falls outside the input.
+Value* ZeroRow(ModuleContext& mc, llvm::Type* elem, int64_t count) {
+  const std::string name =
+      absl::StrCat(mc.prefix(), ".gemm_zeros_", elem->isDoubleTy() ? "f64_" : "f32_",
+                   count);
+  if (llvm::GlobalVariable* g = mc.module().getNamedGlobal(name)) return g;
+  llvm::Type* type = llvm::ArrayType::get(elem, count);
+  auto* g = new llvm::GlobalVariable(mc.module(), type, /*isConstant=*/true,
+                                     llvm::GlobalValue::InternalLinkage,
+                                     llvm::Constant::getNullValue(type), name);
+  g->setAlignment(llvm::Align(64));
+  return g;
+}
+
+// For each row r of the block (clamped to m - 1): the element offset of the
+// window's origin in the input, o = n * stride_n + sum_i origin_i *
+// stride_i (signed), then origin_i = s_i * stride - pad_low per spatial
+// axis; 1 + spatial i64 values per row at `info`.
+void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, Value* i0, Value* panels,
+                    Value* info) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const size_t fields = 1 + c.window.size();
+  EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(p.tiling.mr)),
+              "gemm.conv_rows", [&](Value* r) {
+    Value* row = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateAdd(i0, r),
+                                         b.getInt64(p.dims.m - 1));
+    const std::vector<Value*> rc = Unflatten(b, row, c.row_ext);
+    Value* at = b.CreateMul(r, b.getInt64(fields));
+    Value* offset = b.CreateMul(rc[0], b.getInt64(strides[c.dn.input_batch]));
+    for (size_t i = 0; i < c.window.size(); ++i) {
+      Value* origin = b.CreateSub(
+          b.CreateMul(rc[i + 1], b.getInt64(c.window[i].stride)),
+          b.getInt64(c.window[i].pad_low));
+      offset = b.CreateAdd(
+          offset, b.CreateMul(origin, b.getInt64(strides[c.dn.input_spatial[i]])));
+      b.CreateStore(origin, b.CreateInBoundsGEP(
+                                b.getInt64Ty(), info,
+                                b.CreateAdd(at, b.getInt64(1 + i))));
+    }
+    b.CreateStore(offset, b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
+  });
+}
+
+// Row r of A over the depth slice [tap, feature c0...): the input's feature
+// run at the window position, or the zero row where it falls outside.
+Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
+                      const IrArray& input, Value* info, Value* r,
+                      const std::vector<Value*>& tap_at, Value* c0,
+                      Value* zeros) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const size_t fields = 1 + c.window.size();
+  Value* at = b.CreateMul(r, b.getInt64(fields));
+  Value* offset = b.CreateLoad(b.getInt64Ty(),
+                               b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
+  Value* inside = b.getTrue();
+  for (size_t i = 0; i < c.window.size(); ++i) {
+    Value* origin = b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateInBoundsGEP(b.getInt64Ty(), info, b.CreateAdd(at, b.getInt64(1 + i))));
+    Value* pos = b.CreateAdd(origin, tap_at[i]);
+    // 0 <= pos < size, as one unsigned compare.
+    inside = b.CreateAnd(inside, b.CreateICmpULT(pos, b.getInt64(c.in_ext[i])));
+    offset = b.CreateAdd(
+        offset, b.CreateMul(tap_at[i], b.getInt64(strides[c.dn.input_spatial[i]])));
+  }
+  offset = b.CreateAdd(offset, b.CreateMul(c0, b.getInt64(strides[c.dn.input_feature])));
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  // Outside the input the offset is meaningless; the pointer is never used.
+  Value* in_ptr = b.CreateGEP(elem, input.base(), offset);
+  return b.CreateSelect(inside, in_ptr, zeros);
 }
 
 absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
@@ -390,8 +527,13 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   ElementalEmitter emitter(a.mc, b);
   FirstError err;
   // A read in place when the plan allows it and the operand is in memory.
-  const IrArray* direct_a =
-      p.direct_a && a.ins != nullptr ? &(*a.ins)[p.site.lhs][0] : nullptr;
+  const IrArray* lhs_array = a.ins != nullptr ? &(*a.ins)[p.site.lhs][0] : nullptr;
+  const IrArray* direct_a = p.direct_a && !p.conv ? lhs_array : nullptr;
+  const IrArray* conv_a = p.conv ? lhs_array : nullptr;
+  if (p.conv && conv_a == nullptr) {
+    return absl::InternalError("gemm: a convolution's input is not in memory");
+  }
+  Value* zeros = p.conv ? ZeroRow(a.mc, elem, t.kc) : nullptr;
   llvm::Type* ptr_type = llvm::PointerType::getUnqual(ctx);
   llvm::AllocaInst* rows_array =
       EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
@@ -414,11 +556,70 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             b.CreateMul(p.parallel ? u : b.getInt64(0), b.getInt64(p.slot_bytes)));
         Value* ap = slot;
         Value* cs = b.CreateInBoundsGEP(b.getInt8Ty(), slot, b.getInt64(p.a_bytes));
-        const int64_t slices = (k + t.kc - 1) / t.kc;
+        Value* row_info = b.CreateInBoundsGEP(
+            b.getInt8Ty(), cs, b.getInt64(p.slot_bytes - p.a_bytes - p.row_info_bytes));
+        if (conv_a != nullptr) FillRowOrigins(b, p, *conv_a, i0, panels, row_info);
+        // Depth slices: [pc, pc + kc) of K; a convolution's stay within a tap.
+        const int64_t slices =
+            !p.conv          ? (k + t.kc - 1) / t.kc
+            : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
+                                   p.conv->taps_per_slice
+                             : p.conv->taps * p.conv->chunks;
         EmitForLoop(b, b.getInt64(0), b.getInt64(slices), "gemm.kslice", [&](Value* s) {
-          Value* pc = b.CreateMul(s, b.getInt64(t.kc));
-          Value* kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                              b.CreateSub(b.getInt64(k), pc));
+          Value* pc;
+          Value* kc;
+          Value* tap = nullptr;
+          Value* c0 = nullptr;
+          if (p.conv && p.conv->packed) {
+            pc = b.CreateMul(s, b.getInt64(t.kc));
+            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                         b.CreateSub(b.getInt64(k), pc));
+          } else if (p.conv) {
+            tap = b.CreateUDiv(s, b.getInt64(p.conv->chunks));
+            c0 = b.CreateMul(b.CreateURem(s, b.getInt64(p.conv->chunks)),
+                             b.getInt64(t.kc));
+            pc = b.CreateAdd(b.CreateMul(tap, b.getInt64(p.conv->features)), c0);
+            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                         b.CreateSub(b.getInt64(p.conv->features), c0));
+          } else {
+            pc = b.CreateMul(s, b.getInt64(t.kc));
+            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                         b.CreateSub(b.getInt64(k), pc));
+          }
+          // A convolution's window offset of this tap, per spatial axis.
+          auto window_at = [&](Value* tap) {
+            std::vector<Value*> at;
+            const std::vector<Value*> w = Unflatten(b, tap, p.conv->kernel_ext);
+            for (size_t i = 0; i < w.size(); ++i) {
+              at.push_back(
+                  b.CreateMul(w[i], b.getInt64(p.conv->window[i].window_dilation)));
+            }
+            return at;
+          };
+          std::vector<Value*> tap_at;
+          if (p.conv && !p.conv->packed) tap_at = window_at(tap);
+          if (p.conv && p.conv->packed) {
+            // Whole taps: each row's run of features at every tap of the
+            // slice, or zeros, into the slot's kc-element rows.
+            Value* first = b.CreateUDiv(pc, b.getInt64(p.conv->features));
+            Value* count = b.CreateUDiv(kc, b.getInt64(p.conv->features));
+            EmitForLoop(b, b.getInt64(0), count, "gemm.pack_taps", [&](Value* tp) {
+              const std::vector<Value*> at_tap = window_at(b.CreateAdd(first, tp));
+              EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
+                          "gemm.pack_taps.r", [&](Value* r) {
+                Value* src = ConvRowPointer(b, p, *conv_a, row_info, r, at_tap,
+                                            b.getInt64(0), zeros);
+                Value* dst = at(ap, b.CreateAdd(
+                                        b.CreateMul(r, kc),
+                                        b.CreateMul(tp, b.getInt64(p.conv->features))));
+                for (int64_t c = 0; c < p.conv->features; ++c) {
+                  b.CreateStore(b.CreateAlignedLoad(elem, b.CreateConstGEP1_64(elem, src, c),
+                                                    llvm::Align(eb)),
+                                b.CreateConstGEP1_64(elem, dst, c));
+                }
+              });
+            });
+          }
           // Row r of A's block at depths [pc, pc + kc): straight from the
           // operand when its rows are contiguous along k, else packed into
           // the slot's kc-element rows. Rows past m repeat row m - 1; their
@@ -429,6 +630,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                            b.getInt64(m - 1));
           };
           auto a_row = [&](Value* r) -> Value* {
+            if (conv_a != nullptr && !p.conv->packed) {
+              return ConvRowPointer(b, p, *conv_a, row_info, r, tap_at, c0,
+                                    zeros);
+            }
             if (direct_a != nullptr) {
               Index index;
               index.multi = Place<Value*>(
@@ -440,7 +645,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             }
             return at(ap, b.CreateMul(r, kc));
           };
-          if (direct_a == nullptr) {
+          if (direct_a == nullptr && conv_a == nullptr) {
             EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
                         "gemm.pack_a", [&](Value* r) {
               Value* row = clamped_row(r);
@@ -485,13 +690,24 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 elem, at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.n_pad)), j)),
                 llvm::Align(eb));
             Index o;
-            for (const auto& [flat, extents] :
-                 {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
-                  std::pair{j, &p.dims.n_ext}}) {
-              for (Value* c : Unflatten(b, flat, *extents)) o.multi.push_back(c);
-            }
             const IrArray& out = a.out[0];
-            if (out.shape().HasDefaultLayout()) {
+            if (p.conv) {
+              const ConvolutionDimensionNumbers& dn = p.conv->dn;
+              const std::vector<Value*> rc = Unflatten(b, row, p.conv->row_ext);
+              o.multi.resize(out.shape().rank());
+              o.multi[dn.output_batch] = rc[0];
+              for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
+                o.multi[dn.output_spatial[i]] = rc[i + 1];
+              }
+              o.multi[dn.output_feature] = j;
+            } else {
+              for (const auto& [flat, extents] :
+                   {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
+                    std::pair{j, &p.dims.n_ext}}) {
+                for (Value* c : Unflatten(b, flat, *extents)) o.multi.push_back(c);
+              }
+            }
+            if (!p.conv && out.shape().HasDefaultLayout()) {
               o.linear = b.CreateAdd(
                   b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(m)), row),
                               b.getInt64(n)),
@@ -505,6 +721,46 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         });
       });
   return err.status;
+}
+
+// The convolutions the gemm takes: one feature and batch group, no input
+// dilation, input features contiguous (the most minor dimension) and of the
+// result's type, so that a row of A over one tap's features is a run of
+// memory, read in place;
+// with fewer than 8 input features a slice would be too shallow, so A is
+// packed, whole taps per slice.
+std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
+  const InstructionAttributes& attrs = conv.attrs();
+  const Shape& lhs = conv.operand(0)->shape();
+  const Shape& rhs = conv.operand(1)->shape();
+  const PrimitiveType type = conv.shape().element_type();
+  if (attrs.feature_group_count != 1 || attrs.batch_group_count != 1 ||
+      lhs.element_type() != type || rhs.element_type() != type ||
+      lhs.rank() == 0 || !conv.shape().IsArray()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<Shape> inferred = InferShape(conv);
+  if (!inferred.ok() || !inferred->SameDimensions(conv.shape())) {
+    return std::nullopt;  // the element loops report it
+  }
+  ConvGemm c;
+  c.dn = attrs.conv_dnums;
+  c.window = attrs.window;
+  if (lhs.layout().minor_to_major[0] != c.dn.input_feature ||
+      c.window.size() != c.dn.input_spatial.size()) {
+    return std::nullopt;
+  }
+  c.features = lhs.dimensions(c.dn.input_feature);
+  c.packed = c.features < 8;
+  c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
+  for (size_t i = 0; i < c.window.size(); ++i) {
+    if (c.window[i].base_dilation != 1) return std::nullopt;
+    c.in_ext.push_back(lhs.dimensions(c.dn.input_spatial[i]));
+    c.kernel_ext.push_back(rhs.dimensions(c.dn.kernel_spatial[i]));
+    c.row_ext.push_back(conv.shape().dimensions(c.dn.output_spatial[i]));
+    c.taps *= c.kernel_ext.back();
+  }
+  return c;
 }
 
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
@@ -557,16 +813,38 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   }
   auto g = std::make_shared<GemmPlan>();
   g->site = *site;
-  g->dims = DescribeDot(dot);
   g->type = type;
+  if (dot.opcode() == Opcode::kConvolution) {
+    std::optional<ConvGemm> conv = DescribeConvolution(dot);
+    if (!conv.has_value()) return std::nullopt;
+    g->conv = std::move(conv);
+    g->dims.m = 1;
+    for (int64_t e : g->conv->row_ext) g->dims.m *= e;
+    g->dims.n = dot.operand(1)->shape().dimensions(g->conv->dn.kernel_output_feature);
+    g->dims.k = g->conv->taps * g->conv->features;
+  } else {
+    g->dims = DescribeDot(dot);
+  }
   const GemmDims& d = g->dims;
   if (d.m < kGemmMinRows || d.n < kMinColumns || d.k < kMinDepth ||
       d.batch * d.m * d.n * d.k < kMinWork) {
     return std::nullopt;
   }
   const int eb = StorageBytes(type);
-  g->tiling = ChooseGemmTiling(eb, target, d.m, d.k);
-  const GemmTiling& t = g->tiling;
+  // A convolution's depth slices stay within one tap's features.
+  g->tiling = ChooseGemmTiling(
+      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : d.k);
+  GemmTiling& t = g->tiling;
+  if (g->conv && g->conv->packed) {
+    g->conv->taps_per_slice = std::max<int64_t>(1, t.kc / g->conv->features);
+    t.kc = g->conv->taps_per_slice * g->conv->features;
+  } else if (g->conv) {
+    g->conv->chunks = (g->conv->features + t.kc - 1) / t.kc;
+  }
+  if (g->conv) {
+    g->row_info_bytes =
+        AlignUp(t.mc * (1 + static_cast<int64_t>(g->conv->window.size())) * 8);
+  }
   g->n_pad = RoundUp(d.n, t.nr());
   g->blocks = (d.m + t.mc - 1) / t.mc;
   const Instruction* rhs = inst.operand(site->rhs);
@@ -576,13 +854,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   // A's rows can be read in place when its one contracting dimension is the
   // most minor and it holds the result's type.
   const Shape& lhs = dot.operand(0)->shape();
-  g->direct_a = d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
+  g->direct_a = !g->conv && d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
                 lhs.element_type() == type;
   g->b_bytes =
       g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * d.k * eb);
-  g->a_bytes = g->direct_a ? 0 : AlignUp(t.mc * t.kc * eb);
-  g->slot_bytes = g->a_bytes + AlignUp(t.mc * g->n_pad * eb);
+  g->a_bytes = g->direct_a || (g->conv && !g->conv->packed)
+                   ? 0
+                   : AlignUp(t.mc * t.kc * eb);
+  g->slot_bytes =
+      g->a_bytes + AlignUp(t.mc * g->n_pad * eb) + g->row_info_bytes;
 
   StrategyPlan plan;
   plan.name = "gemm";
