@@ -15,6 +15,7 @@
 #include "codegen/element_ops.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_types.h"
+#include "codegen/math/math_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 
@@ -315,6 +316,8 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
         r = b.CreateOr(sum, b.CreateAnd(*x, *y));
       } else if (IsInteger(rt)) {
         r = b.CreateAdd(sum, b.CreateMul(*x, *y));
+      } else if (IsComplex(rt)) {
+        r = b.CreateFAdd(sum, EmitComplexMultiply(b, *x, *y));
       } else {
         r = b.CreateFAdd(sum, b.CreateFMul(*x, *y));
       }

@@ -45,6 +45,7 @@ absl::Status CheckTypes(const Instruction& inst) {
     }
   }
   RETURN_IF_ERROR(CheckNarrowTypeUse(inst));
+  RETURN_IF_ERROR(CheckComplexTypeUse(inst));
   return absl::OkStatus();
 }
 
