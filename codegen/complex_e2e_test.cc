@@ -460,6 +460,17 @@ ENTRY e {
   ASSERT_FALSE(lt.ok());
   EXPECT_NE(lt.status().message().find("test.hlo:4:"), std::string::npos)
       << lt.status();
+  // TopK without a comparator orders by value, which complex numbers lack.
+  auto topk = CompileText(Hlo(R"(HloModule m
+ENTRY e {
+  a = $C[2,4] parameter(0)
+  ROOT t = ($C[2,2], s32[2,2]) custom-call(a), custom_call_target="TopK"
+})"));
+  ASSERT_FALSE(topk.ok());
+  EXPECT_NE(topk.status().message().find(
+                "test.hlo:4:8: error: 'custom-call' (TopK) is not supported"),
+            std::string::npos)
+      << topk.status();
   // HLO defines no convert from complex to real types (real, imag and abs
   // say which real number is meant); the verifier refuses it.
   auto to_real = CompileText(Hlo(R"(HloModule m
