@@ -119,8 +119,9 @@ Parts DivideInDouble(const Fp& f, Parts x, Parts y) {
 // keeps the denominator and the ratio from overflowing or underflowing
 // ((1e300 + 1e300i) / (1e300 + 1e300i) is 1). Written for |c| >= |d|; the
 // other case swaps the parts of both operands, which negates the imaginary
-// part of the quotient.
-Parts DivideSmith(const Fp& f, Parts x, Parts y) {
+// part of the quotient. The scaled operands (in their own order) replace x
+// and y, since libgcc's recovery of special values reads those.
+Parts DivideSmith(const Fp& f, Parts& x, Parts& y) {
   Value* swap = f.Lt(f.Abs(y.re), f.Abs(y.im));
   Value* a = f.Select(swap, x.im, x.re);
   Value* b = f.Select(swap, x.re, x.im);
@@ -155,13 +156,16 @@ Parts DivideSmith(const Fp& f, Parts x, Parts y) {
                        f.Sub(b, f.Mul(d, f.Div(a, c))));
   re = f.Div(re, denom);
   im = f.Div(im, denom);
+  x = {f.Select(swap, b, a), f.Select(swap, a, b)};
+  y = {f.Select(swap, d, c), f.Select(swap, c, d)};
   return {re, f.Select(swap, f.Neg(im), im)};
 }
 
 Parts Divide(const Fp& f, Parts x, Parts y) {
   Parts q = f.is_f64() ? DivideSmith(f, x, y) : DivideInDouble(f, x, y);
   // __divXc3's recovery of the cases that came out NaN + NaNi: nonzero / 0,
-  // infinite / finite and finite / infinite.
+  // infinite / finite and finite / infinite (for c128 from the scaled
+  // operands, where a part may have overflowed to infinity).
   Value *a = x.re, *b = x.im, *c = y.re, *d = y.im;
   Value* nan = f.And(f.IsNaN(q.re), f.IsNaN(q.im));
   Value* by_zero = f.And(f.And(f.Eq(c, f.C(0)), f.Eq(d, f.C(0))),
