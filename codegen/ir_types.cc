@@ -44,27 +44,7 @@ bool IsCodegenLayoutExtension(const Shape& shape) {
              absl::StrCat("E(", BitWidth(shape.element_type()), ")");
 }
 
-absl::Status CheckNarrowTypeUse(const Instruction& inst) {
-  if (inst.opcode() != Opcode::kBitcastConvert || inst.operand_count() != 1) {
-    return absl::OkStatus();
-  }
-  const Shape& from = inst.operand(0)->shape();
-  const Shape& to = inst.shape();
-  if (!from.IsArray() || !to.IsArray()) return absl::OkStatus();
-  const PrimitiveType a = from.element_type();
-  const PrimitiveType b = to.element_type();
-  if ((!IsNarrowType(a) && !IsNarrowType(b)) || BitWidth(a) == BitWidth(b)) {
-    return absl::OkStatus();
-  }
-  return ErrorAt(inst.location(),
-                 absl::StrCat("bitcast-convert from ", from.ToString(false),
-                              " to ", to.ToString(false),
-                              " is not supported by code generation: narrow "
-                              "types bitcast only to types of the same bit "
-                              "width"));
-}
-
-absl::Status CheckComplexTypeUse(const Instruction& inst) {
+absl::Status CheckBitcastTypes(const Instruction& inst) {
   const Opcode op = inst.opcode();
   if ((op != Opcode::kBitcastConvert && op != Opcode::kBitcast) ||
       inst.operand_count() != 1) {
@@ -75,12 +55,20 @@ absl::Status CheckComplexTypeUse(const Instruction& inst) {
   if (!from.IsArray() || !to.IsArray()) return absl::OkStatus();
   const PrimitiveType a = from.element_type();
   const PrimitiveType b = to.element_type();
-  if (a == b || (!IsComplex(a) && !IsComplex(b))) return absl::OkStatus();
+  const char* why = nullptr;
+  if (a != b && (IsComplex(a) || IsComplex(b))) {
+    why = "complex values bitcast only to their own type";
+  } else if (op == Opcode::kBitcastConvert &&
+             (IsNarrowType(a) || IsNarrowType(b)) &&
+             BitWidth(a) != BitWidth(b)) {
+    why = "narrow types bitcast only to types of the same bit width";
+  } else {
+    return absl::OkStatus();
+  }
   return ErrorAt(inst.location(),
                  absl::StrCat(Sv(OpcodeName(op)), " from ", from.ToString(false),
                               " to ", to.ToString(false),
-                              " is not supported by code generation: complex "
-                              "values bitcast only to their own type"));
+                              " is not supported by code generation: ", why));
 }
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type) {

@@ -34,15 +34,13 @@ bool IsCodegenType(PrimitiveType type);
 // changes nothing since aotc stores narrow elements one per byte.
 bool IsCodegenLayoutExtension(const Shape& shape);
 
-// A located error for a use of a narrow type code generation refuses: a
-// bitcast-convert that changes the bit width to or from one (s8 <-> s4[.., 2]
-// would need two elements per byte, which aotc's buffers never hold).
-absl::Status CheckNarrowTypeUse(const Instruction& inst);
-
-// A located error for a bitcast or bitcast-convert between a complex type
-// and another type: a complex compute value is a pair, not one number (XLA
-// refuses bitcast-convert between complex and real types too).
-absl::Status CheckComplexTypeUse(const Instruction& inst);
+// A located error for a bitcast or bitcast-convert between element types
+// code generation cannot reinterpret: a bitcast-convert that changes the bit
+// width to or from a narrow type (s8 <-> s4[.., 2] would need two elements
+// per byte, which aotc's buffers never hold), and a bitcast of either kind
+// between a complex type and another type (a complex compute value is a
+// pair, not one number; XLA refuses such a bitcast-convert too).
+absl::Status CheckBitcastTypes(const Instruction& inst);
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type);
 llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type);
