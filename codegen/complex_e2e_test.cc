@@ -31,8 +31,8 @@ class ComplexCodegenTest : public ::testing::TestWithParam<P> {
   bool IsC64() const { return GetParam() == P::kC64; }
 
   std::string Hlo(const std::string& text) const {
-    return absl::StrReplaceAll(
-        text, {{"$C", IsC64() ? "c64" : "c128"}, {"$R", IsC64() ? "f32" : "f64"}});
+    return absl::StrReplaceAll(text, {{"$C", IsC64() ? "c64" : "c128"},
+                                      {"$R", IsC64() ? "f32" : "f64"}});
   }
 
   // A literal of the complex type under test: rank 1, or of `dims`.
@@ -152,10 +152,10 @@ ENTRY e {
   ROOT t = ($C[3], $C[3], $C[3], $C[3], $C[3]) tuple(add, sub, mul, div, neg)
 })";
   for (int opt : {0, 2}) {
-    std::vector<Literal> r =
-        Run(hlo, {CVec({{1, 2}, {0, 1}, {-1.5, 0.5}}),
-                  CVec({{3, 4}, {0, 1}, {2, 0}})},
-            opt);
+    std::vector<Literal> r = Run(
+        hlo,
+        {CVec({{1, 2}, {0, 1}, {-1.5, 0.5}}), CVec({{3, 4}, {0, 1}, {2, 0}})},
+        opt);
     ASSERT_EQ(r.size(), 5u);
     ExpectComplexes(r[0], {{4, 6}, {0, 2}, {0.5, 0.5}}, 0);
     ExpectComplexes(r[1], {{-2, -2}, {0, 0}, {-3.5, 0.5}}, 0);
@@ -187,8 +187,7 @@ ENTRY e {
   // (-1+1i)/(1+1i) = (-1+1i)(1-1i)/2 = 2i/2 = i.
   // Nonzero / 0 is infinite (copysign(inf, 0) times each part, as C99's
   // Annex G and the evaluator's std::complex); 0 / 0 is NaN.
-  ExpectComplexes(r[0],
-                  {{1, 0}, {2, -1}, {0, 1}, {kInf, kInf}, {kNaN, kNaN}},
+  ExpectComplexes(r[0], {{1, 0}, {2, -1}, {0, 1}, {kInf, kInf}, {kNaN, kNaN}},
                   Eps());
   if (IsC64()) return;
   // (inf + 1e300i) / 1e-300i = 1e300/1e-300 - (inf/1e-300) i = inf - inf i:
@@ -294,10 +293,10 @@ ENTRY e {
   ASSERT_EQ(r.size(), 1u);
   // (2i)^3 = 8 i^3 = -8i; 2^0.5 = sqrt 2; z^0 = 1; 0^(1+i) = 0 (Re > 0);
   // i^i = exp(i * i pi/2) = exp(-pi/2).
-  ExpectComplexes(r[0],
-                  {{0, -8}, {std::sqrt(2.0), 0}, {1, 0}, {0, 0},
-                   {std::exp(-kPi / 2), 0}},
-                  10 * Eps());
+  ExpectComplexes(
+      r[0],
+      {{0, -8}, {std::sqrt(2.0), 0}, {1, 0}, {0, 0}, {std::exp(-kPi / 2), 0}},
+      10 * Eps());
 }
 
 TEST_P(ComplexCodegenTest, CompareAndSelect) {
@@ -336,8 +335,8 @@ ENTRY e {
   n = c64[2] convert(w)
   ROOT t = ($C[2], $C[2], $C[2], $C[2], c128[2], c64[2]) tuple(sum, from_s, from_f, from_p, w, n)
 })";
-  std::vector<Literal> r = Run(
-      hlo, {Vec<P::kS32>({-3, 7}), RVec({0.25, -1}), Vec<P::kPred>({true, false})});
+  std::vector<Literal> r = Run(hlo, {Vec<P::kS32>({-3, 7}), RVec({0.25, -1}),
+                                     Vec<P::kPred>({true, false})});
   ASSERT_EQ(r.size(), 6u);
   // (1.5-2i) + (0.5+i) = 2 - i; (1.5-2i) + (2.7+9i) = 4.2 + 7i (rounded in
   // the type: 2.7 is parsed into it).
@@ -376,8 +375,16 @@ ENTRY e {
   ExpectComplexes(r[0], {{0, 10}, {3, 13}, {1, 11}, {4, 14}, {2, 12}, {5, 15}},
                   0);
   ExpectComplexes(r[1],
-                  {{5, 15}, {2, 12}, {4, 14}, {1, 11}, {3, 13}, {0, 10},
-                   {9, -9}, {4, 14}, {3, 13}, {9, -9}},
+                  {{5, 15},
+                   {2, 12},
+                   {4, 14},
+                   {1, 11},
+                   {3, 13},
+                   {0, 10},
+                   {9, -9},
+                   {4, 14},
+                   {3, 13},
+                   {9, -9}},
                   0);
 }
 
@@ -396,9 +403,9 @@ ENTRY e {
   s = $C[] reduce(v, zero), dimensions={0}, to_apply=add
   ROOT t = ($C[2], $C[]) tuple(d, s)
 })";
-  std::vector<Literal> r =
-      Run(hlo, {CVec({{1, 1}, {2, 0}, {0, 0}, {0, 1}}, {2, 2}),
-                CVec({{1, 0}, {0, 1}})});
+  std::vector<Literal> r = Run(
+      hlo,
+      {CVec({{1, 1}, {2, 0}, {0, 0}, {0, 1}}, {2, 2}), CVec({{1, 0}, {0, 1}})});
   ASSERT_EQ(r.size(), 2u);
   // [[1+i, 2], [0, i]] . [1, i] = [(1+i) + 2i, i * i] = [1 + 3i, -1];
   // 1 + i summed.
@@ -453,7 +460,8 @@ TEST_P(ComplexCodegenTest, UndefinedOpsAreLocatedErrors) {
     const std::string hlo = Hlo(absl::StrCat(R"(HloModule m
 ENTRY e {
   a = $C[2] parameter(0)
-  ROOT r = $C[2] )", op, "(a, a)\n}\n"));
+  ROOT r = $C[2] )",
+                                             op, "(a, a)\n}\n"));
     auto compiled = CompileText(hlo);
     ASSERT_FALSE(compiled.ok()) << op;
     EXPECT_NE(compiled.status().message().find("test.hlo:4:"),

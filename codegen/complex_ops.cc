@@ -17,11 +17,11 @@ absl::StatusOr<Value*> Compare(llvm::IRBuilderBase& b, const Instruction& inst,
                                Value* x, Value* y, PrimitiveType type) {
   const ComparisonDirection dir = inst.attrs().comparison_direction;
   if (dir != ComparisonDirection::kEq && dir != ComparisonDirection::kNe) {
-    return ErrorAt(inst.location(),
-                   absl::StrCat("comparison direction ",
-                                Sv(ComparisonDirectionName(dir)),
-                                " is not defined for element type ",
-                                Sv(PrimitiveTypeName(type))));
+    return ErrorAt(
+        inst.location(),
+        absl::StrCat("comparison direction ", Sv(ComparisonDirectionName(dir)),
+                     " is not defined for element type ",
+                     Sv(PrimitiveTypeName(type))));
   }
   // Equal when both parts are (so NaN parts make it unequal).
   Value* re = b.CreateFCmpOEQ(RealPart(b, x), RealPart(b, y));

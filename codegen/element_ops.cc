@@ -540,12 +540,12 @@ absl::StatusOr<Value*> EmitElementwise(llvm::IRBuilderBase& b,
   const PrimitiveType result_type = inst.shape().element_type();
   const PrimitiveType operand_type =
       inst.operand(op == Opcode::kSelect ? 1 : 0)->shape().element_type();
-  Value* r = nullptr;
   const bool any_complex = IsComplex(operand_type) || IsComplex(result_type);
   if (any_complex && op != Opcode::kConvert && op != Opcode::kSelect &&
       op != Opcode::kBitcastConvert) {
     return EmitComplexElementwise(b, inst, operands);
   }
+  Value* r = nullptr;
   switch (op) {
     case Opcode::kConvert:
       return EmitConvert(b, operands[0], operand_type, result_type);

@@ -2,8 +2,9 @@
 // semantics (docs/evaluator.md): integer division by zero, shifts past the
 // bit width, NaN-propagating maximum/minimum, total-order compares,
 // saturating float -> integer conversion, f16/bf16 rounding after every
-// operation, and so on. Transcendentals come from codegen/math, so nothing
-// here calls a library function.
+// operation, and so on; complex operands and results go to complex_ops.h.
+// Transcendentals come from codegen/math, so nothing here calls a library
+// function.
 #ifndef AOTC_CODEGEN_ELEMENT_OPS_H_
 #define AOTC_CODEGEN_ELEMENT_OPS_H_
 

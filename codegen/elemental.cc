@@ -408,8 +408,8 @@ absl::StatusOr<Generator> ElementalEmitter::Constant(const Instruction& inst,
     llvm::Constant* c;
     if (shape.element_type() == PrimitiveType::kC64) {
       const std::complex<float> z = literal.Get<std::complex<float>>(0);
-      c = llvm::ConstantDataArray::get(b.getContext(),
-                                       llvm::ArrayRef<float>{z.real(), z.imag()});
+      c = llvm::ConstantDataArray::get(
+          b.getContext(), llvm::ArrayRef<float>{z.real(), z.imag()});
     } else if (shape.element_type() == PrimitiveType::kC128) {
       const std::complex<double> z = literal.Get<std::complex<double>>(0);
       c = llvm::ConstantDataArray::get(

@@ -66,8 +66,8 @@ absl::Status CheckBitcastTypes(const Instruction& inst) {
     return absl::OkStatus();
   }
   return ErrorAt(inst.location(),
-                 absl::StrCat(Sv(OpcodeName(op)), " from ", from.ToString(false),
-                              " to ", to.ToString(false),
+                 absl::StrCat(Sv(OpcodeName(op)), " from ",
+                              from.ToString(false), " to ", to.ToString(false),
                               " is not supported by code generation: ", why));
 }
 
@@ -118,7 +118,8 @@ llvm::Value* StorageToCompute(llvm::IRBuilderBase& b, llvm::Value* v,
       return EmitBF16ToFloat(b, v);
     case PrimitiveType::kC64:
     case PrimitiveType::kC128: {
-      llvm::Value* z = llvm::PoisonValue::get(ComputeType(b.getContext(), type));
+      llvm::Value* z =
+          llvm::PoisonValue::get(ComputeType(b.getContext(), type));
       z = b.CreateInsertElement(z, b.CreateExtractValue(v, {0}), uint64_t{0});
       return b.CreateInsertElement(z, b.CreateExtractValue(v, {1}), 1);
     }
@@ -145,8 +146,10 @@ llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
       return EmitFloatToBF16(b, v);
     case PrimitiveType::kC64:
     case PrimitiveType::kC128: {
-      llvm::Value* pair = llvm::PoisonValue::get(StorageType(b.getContext(), type));
-      pair = b.CreateInsertValue(pair, b.CreateExtractElement(v, uint64_t{0}), {0});
+      llvm::Value* pair =
+          llvm::PoisonValue::get(StorageType(b.getContext(), type));
+      pair = b.CreateInsertValue(pair, b.CreateExtractElement(v, uint64_t{0}),
+                                 {0});
       return b.CreateInsertValue(pair, b.CreateExtractElement(v, 1), {1});
     }
     default:

@@ -27,8 +27,8 @@ TEST(CompareTest, ComplexPartsBothCount) {
   // 1e-5 + 1e-4 * 4); element 2 within tolerance (5e-6 on each part).
   const Literal actual = ComplexVec<float>(
       PrimitiveType::kC64, {Z(1, 2), Z(3, 4.001f), Z(5.000005f, 6.000005f)});
-  const Comparison c = CompareLiterals(
-      actual, expected, DefaultTolerance(PrimitiveType::kC64));
+  const Comparison c =
+      CompareLiterals(actual, expected, DefaultTolerance(PrimitiveType::kC64));
   EXPECT_EQ(c.elements, 3);
   EXPECT_EQ(c.mismatches, 1);
   EXPECT_EQ(c.first_mismatch, "element [1]: got (3, 4.001), expected (3, 4)");
@@ -41,8 +41,8 @@ TEST(CompareTest, ComplexNaNPartsMatchOnlyNaN) {
       ComplexVec<double>(PrimitiveType::kC128, {Z(nan, 1), Z(0, nan)});
   const Literal actual =
       ComplexVec<double>(PrimitiveType::kC128, {Z(nan, 1), Z(0, 0)});
-  const Comparison c = CompareLiterals(
-      actual, expected, DefaultTolerance(PrimitiveType::kC128));
+  const Comparison c =
+      CompareLiterals(actual, expected, DefaultTolerance(PrimitiveType::kC128));
   EXPECT_EQ(c.mismatches, 1);
 }
 

@@ -95,8 +95,8 @@ Parts Multiply(const Fp& f, Parts x, Parts y) {
   b = f.Select(overflow, NanToZero(f, b), b);
   c = f.Select(overflow, NanToZero(f, c), c);
   d = f.Select(overflow, NanToZero(f, d), d);
-  Value* recompute = f.And(f.And(f.IsNaN(r.re), f.IsNaN(r.im)),
-                           Or(f, x_inf, y_inf, overflow));
+  Value* recompute =
+      f.And(f.And(f.IsNaN(r.re), f.IsNaN(r.im)), Or(f, x_inf, y_inf, overflow));
   Value* re = f.Mul(f.Inf(), f.Sub(f.Mul(a, c), f.Mul(b, d)));
   Value* im = f.Mul(f.Inf(), f.Add(f.Mul(a, d), f.Mul(b, c)));
   return {f.Select(recompute, re, r.re), f.Select(recompute, im, r.im)};
@@ -141,10 +141,10 @@ Parts DivideSmith(const Fp& f, Parts& x, Parts& y) {
   scale(f.Ge(f.Abs(c), f.C(kBig)), 0.5);
   Value* small_c = f.Lt(f.Abs(c), f.C(kMin2));
   Value* c_ok = f.Lt(f.Abs(c), f.C(kMax2));
-  Value* small_a = f.And(f.Lt(f.Abs(a), f.C(kMin)),
-                         f.And(f.Lt(f.Abs(b), f.C(kMax2)), c_ok));
-  Value* small_b = f.And(f.Lt(f.Abs(b), f.C(kMin)),
-                         f.And(f.Lt(f.Abs(a), f.C(kMax2)), c_ok));
+  Value* small_a =
+      f.And(f.Lt(f.Abs(a), f.C(kMin)), f.And(f.Lt(f.Abs(b), f.C(kMax2)), c_ok));
+  Value* small_b =
+      f.And(f.Lt(f.Abs(b), f.C(kMin)), f.And(f.Lt(f.Abs(a), f.C(kMax2)), c_ok));
   scale(Or(f, small_c, small_a, small_b), kMinScale);
   Value* ratio = f.Div(d, c);
   Value* denom = f.Add(f.Mul(d, ratio), c);
@@ -184,7 +184,7 @@ Parts Divide(const Fp& f, Parts x, Parts y) {
   Value* bd = Box(f, d);
   Parts den_case = {f.Mul(f.C(0), f.Add(f.Mul(a, bc), f.Mul(b, bd))),
                     f.Mul(f.C(0), f.Sub(f.Mul(b, bc), f.Mul(a, bd)))};
-  auto pick = [&](Value* (Parts::*part)) {
+  auto pick = [&](Value*(Parts::*part)) {
     Value* v = f.Select(f.And(nan, inf_den), den_case.*part, q.*part);
     v = f.Select(f.And(nan, inf_num), num_case.*part, v);
     return f.Select(f.And(nan, by_zero), zero_case.*part, v);
@@ -238,8 +238,8 @@ Parts Exp(const Fp& f, Parts z) {
   Value* special = f.And(IsInf(f, x), f.Not(IsFinite(f, y)));
   Value* positive = f.Gt(x, f.C(0));
   re = f.Select(special, f.Select(positive, f.Inf(), f.C(0)), re);
-  im = f.Select(special,
-                f.Select(positive, f.NaN(), f.CopySign(f.C(0), y)), im);
+  im =
+      f.Select(special, f.Select(positive, f.NaN(), f.CopySign(f.C(0), y)), im);
   return {re, im};
 }
 
@@ -252,8 +252,8 @@ Parts Log(const Fp& f, Parts z) {
   Value* big = f.Select(f.Gt(ay, ax), ay, ax);
   Value* small = f.Select(f.Gt(ay, ax), ax, ay);
   Value* r = f.Select(f.Eq(big, f.C(0)), f.C(0), f.Div(small, big));
-  Value* re = f.Add(EmitLog(b, big),
-                    f.Mul(f.C(0.5), EmitLog1p(b, f.Mul(r, r))));
+  Value* re =
+      f.Add(EmitLog(b, big), f.Mul(f.C(0.5), EmitLog1p(b, f.Mul(r, r))));
   re = f.Select(f.Or(f.IsNaN(x), f.IsNaN(y)), f.NaN(), re);
   re = f.Select(f.Or(IsInf(f, x), IsInf(f, y)), f.Inf(), re);
   return {re, EmitAtan2(b, y, x)};
@@ -285,8 +285,7 @@ Parts Sqrt(const Fp& f, Parts z) {
   Value* x_pos_inf = f.Eq(x, f.Inf());
   Value* x_neg_inf = f.Eq(x, f.Neg(f.Inf()));
   re = f.Select(x_pos_inf, f.Inf(), re);
-  im = f.Select(x_pos_inf, f.Select(y_nan, f.NaN(), f.CopySign(f.C(0), y)),
-                im);
+  im = f.Select(x_pos_inf, f.Select(y_nan, f.NaN(), f.CopySign(f.C(0), y)), im);
   re = f.Select(x_neg_inf, f.Select(y_nan, f.NaN(), f.C(0)), re);
   im = f.Select(x_neg_inf, f.CopySign(f.Inf(), y), im);
   Value* y_inf = IsInf(f, y);
@@ -307,8 +306,8 @@ Parts Tanh(const Fp& f, Parts z) {
   Value* den = f.Add(f.Mul(sinh, sinh), f.Mul(cos, cos));
   Value* re = f.Div(f.Mul(sinh, sc.im), den);
   Value* im = f.Div(f.Mul(sin, cos), den);
-  Value* big_im = f.Mul(f.Mul(f.Mul(f.C(4), sin), cos),
-                        EmitExp(b, f.Mul(f.C(-2), ax)));
+  Value* big_im =
+      f.Mul(f.Mul(f.Mul(f.C(4), sin), cos), EmitExp(b, f.Mul(f.C(-2), ax)));
   re = f.Select(big, f.CopySign(f.C(1), x), re);
   im = f.Select(big, big_im, im);
   im = f.Select(f.Eq(y, f.C(0)), y, im);
@@ -331,24 +330,21 @@ Parts Cos(const Fp& f, Parts z) {
   llvm::IRBuilderBase& b = f.b();
   Parts sc = SinhCoshAbs(f, f.Abs(z.im));
   Value* sinh = f.CopySign(sc.re, z.im);
-  return {f.Mul(EmitCos(b, z.re), sc.im),
-          f.Neg(f.Mul(EmitSin(b, z.re), sinh))};
+  return {f.Mul(EmitCos(b, z.re), sc.im), f.Neg(f.Mul(EmitSin(b, z.re), sinh))};
 }
 
 }  // namespace
 
 llvm::Value* EmitComplexMultiply(llvm::IRBuilderBase& b, llvm::Value* x,
                                  llvm::Value* y) {
-  return OnParts(b, x, y, [](const Fp& f, Parts p, Parts q) {
-    return Multiply(f, p, q);
-  });
+  return OnParts(
+      b, x, y, [](const Fp& f, Parts p, Parts q) { return Multiply(f, p, q); });
 }
 
 llvm::Value* EmitComplexDivide(llvm::IRBuilderBase& b, llvm::Value* x,
                                llvm::Value* y) {
-  return OnParts(b, x, y, [](const Fp& f, Parts p, Parts q) {
-    return Divide(f, p, q);
-  });
+  return OnParts(b, x, y,
+                 [](const Fp& f, Parts p, Parts q) { return Divide(f, p, q); });
 }
 
 llvm::Value* EmitComplexAbs(llvm::IRBuilderBase& b, llvm::Value* z) {
@@ -391,8 +387,8 @@ llvm::Value* EmitComplexLog1p(llvm::IRBuilderBase& b, llvm::Value* z) {
   // evaluator.
   return OnParts(b, z, [](const Fp& f, Parts p) {
     llvm::IRBuilderBase& b = f.b();
-    Value* arg = f.Add(f.Add(f.Mul(f.C(2), p.re), f.Mul(p.re, p.re)),
-                       f.Mul(p.im, p.im));
+    Value* arg =
+        f.Add(f.Add(f.Mul(f.C(2), p.re), f.Mul(p.re, p.re)), f.Mul(p.im, p.im));
     return Parts{f.Mul(f.C(0.5), EmitLog1p(b, arg)),
                  EmitAtan2(b, p.im, f.Add(f.C(1), p.re))};
   });
@@ -448,10 +444,9 @@ llvm::Value* EmitComplexPow(llvm::IRBuilderBase& b, llvm::Value* x,
     Value* y_real = f.Eq(q.im, zero);
     Value* base_inf = f.And(f.Eq(p.re, f.Inf()), f.Eq(p.im, zero));
     Value* inf_case = f.And(f.And(base_inf, y_real), f.Gt(q.re, zero));
-    Value* zero_case =
-        f.Or(f.And(f.And(base_inf, y_real), f.Lt(q.re, zero)),
-             f.And(f.And(f.Eq(p.re, zero), f.Eq(p.im, zero)),
-                   f.Gt(q.re, zero)));
+    Value* zero_case = f.Or(
+        f.And(f.And(base_inf, y_real), f.Lt(q.re, zero)),
+        f.And(f.And(f.Eq(p.re, zero), f.Eq(p.im, zero)), f.Gt(q.re, zero)));
     Value* one_case = f.Or(f.And(f.Eq(p.re, one), f.Eq(p.im, zero)),
                            f.And(f.Eq(q.re, zero), f.Eq(q.im, zero)));
     Value* re = f.Select(zero_case, zero, r.re);
