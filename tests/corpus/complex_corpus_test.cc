@@ -9,10 +9,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <regex>
-#include <string>
-
 #include "tests/corpus/corpus_compare.h"
 
 namespace aotc {
@@ -24,13 +20,8 @@ constexpr int kComplexModules = 11;
 constexpr int kExpectedCompared = 10;
 
 TEST(ComplexCorpusTest, CompileAndMatchTheEvaluator) {
-  const std::regex complex_type(R"(\bc(64|128)\[)");
   const CorpusSubset subset =
-      CompareCorpusSubset([&](const std::string& text, const std::string&) {
-        return std::regex_search(text, complex_type);
-      });
-  std::printf("%d of %d complex corpus modules compiled and matched\n",
-              subset.matched, subset.modules);
+      CompareCorpusSubsetMatching(R"(\bc(64|128)\[)", "complex");
   EXPECT_THAT(subset.failures, ::testing::IsEmpty());
   EXPECT_EQ(subset.modules, kComplexModules);
   EXPECT_EQ(subset.matched, kExpectedCompared);

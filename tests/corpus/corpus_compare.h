@@ -60,6 +60,11 @@ struct CorpusSubset {
 CorpusSubset CompareCorpusSubset(
     const std::function<bool(const std::string& text, const std::string& name)>&
         wanted);
+// The same over the modules whose text contains a match of the ECMAScript
+// regular expression `pattern`; prints "N of M <what> corpus modules
+// compiled and matched" after them.
+CorpusSubset CompareCorpusSubsetMatching(const std::string& pattern,
+                                         const std::string& what);
 
 }  // namespace aotc
 

@@ -10,11 +10,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <regex>
-#include <string>
-#include <vector>
-
 #include "tests/corpus/corpus_compare.h"
 
 namespace aotc {
@@ -26,13 +21,8 @@ constexpr int kNarrowModules = 25;
 constexpr int kExpectedCompared = 20;
 
 TEST(NarrowTypesCorpusTest, CompileAndMatchTheEvaluator) {
-  const std::regex narrow(R"(s4\[|u4\[|s2\[|u2\[|f8e|f4e2m1fn|f6e)");
-  const CorpusSubset subset =
-      CompareCorpusSubset([&](const std::string& text, const std::string&) {
-        return std::regex_search(text, narrow);
-      });
-  std::printf("%d of %d narrow-type corpus modules compiled and matched\n",
-              subset.matched, subset.modules);
+  const CorpusSubset subset = CompareCorpusSubsetMatching(
+      R"(s4\[|u4\[|s2\[|u2\[|f8e|f4e2m1fn|f6e)", "narrow-type");
   EXPECT_THAT(subset.failures, ::testing::IsEmpty());
   EXPECT_EQ(subset.modules, kNarrowModules);
   EXPECT_EQ(subset.matched, kExpectedCompared);
