@@ -299,6 +299,20 @@ ENTRY e {
       10 * Eps());
 }
 
+TEST_P(ComplexCodegenTest, CbrtIsThePrincipalCubeRoot) {
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  a = $C[3] parameter(0)
+  ROOT cbrt = $C[3] cbrt(a)
+})";
+  std::vector<Literal> r = Run(hlo, {CVec({{-8, 0}, {0, 8}, {0, 0}})});
+  ASSERT_EQ(r.size(), 1u);
+  // cbrt(-8) = 2 e^(i pi/3) = 1 + sqrt(3) i (not the real root -2);
+  // cbrt(8i) = 2 e^(i pi/6) = sqrt(3) + i; cbrt(0) = 0.
+  const double s3 = std::sqrt(3.0);
+  ExpectComplexes(r[0], {{1, s3}, {s3, 1}, {0, 0}}, 10 * Eps());
+}
+
 TEST_P(ComplexCodegenTest, CompareAndSelect) {
   const std::string hlo = R"(HloModule m
 ENTRY e {
@@ -439,10 +453,11 @@ ENTRY e {
   sn = $C[4,8] sine(a)
   cs = $C[4,8] cosine(b)
   tn = $C[4,8] tan(a)
+  cb = $C[4,8] cbrt(b)
   d = $C[4,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
   zero = $C[] constant((0, 0))
   r = $C[4] reduce(div, zero), dimensions={1}, to_apply=add
-  ROOT t = ($C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $R[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,4], $C[4]) tuple(mul, div, e, l, q, rq, th, pw, sg, ab, em, lp, lg, sn, cs, tn, d, r)
+  ROOT t = ($C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $R[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,8], $C[4,4], $C[4]) tuple(mul, div, e, l, q, rq, th, pw, sg, ab, em, lp, lg, sn, cs, tn, cb, d, r)
 })");
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();

@@ -57,6 +57,8 @@ absl::StatusOr<Value*> Unary(llvm::IRBuilderBase& b, const Instruction& inst,
       return EmitComplexSqrt(b, z);
     case Opcode::kRsqrt:
       return EmitComplexRsqrt(b, z);
+    case Opcode::kCbrt:
+      return EmitComplexCbrt(b, z);
     case Opcode::kTanh:
       return EmitComplexTanh(b, z);
     case Opcode::kLogistic:

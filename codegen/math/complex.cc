@@ -333,6 +333,28 @@ Parts Cos(const Fp& f, Parts z) {
   return {f.Mul(EmitCos(b, z.re), sc.im), f.Neg(f.Mul(EmitSin(b, z.re), sinh))};
 }
 
+// x^y = exp(y log x) with the evaluator's special cases: x^0 = 1 and
+// 1^y = 1, inf^(a + 0i) = inf for a > 0 and 0 for a < 0, 0^y = 0 for
+// Re y > 0.
+Parts Power(const Fp& f, Parts p, Parts q) {
+  Parts r = Exp(f, Multiply(f, q, Log(f, p)));
+  Value* zero = f.C(0);
+  Value* one = f.C(1);
+  Value* y_real = f.Eq(q.im, zero);
+  Value* base_inf = f.And(f.Eq(p.re, f.Inf()), f.Eq(p.im, zero));
+  Value* inf_case = f.And(f.And(base_inf, y_real), f.Gt(q.re, zero));
+  Value* zero_case = f.Or(
+      f.And(f.And(base_inf, y_real), f.Lt(q.re, zero)),
+      f.And(f.And(f.Eq(p.re, zero), f.Eq(p.im, zero)), f.Gt(q.re, zero)));
+  Value* one_case = f.Or(f.And(f.Eq(p.re, one), f.Eq(p.im, zero)),
+                         f.And(f.Eq(q.re, zero), f.Eq(q.im, zero)));
+  Value* re = f.Select(zero_case, zero, r.re);
+  Value* im = f.Select(zero_case, zero, r.im);
+  re = f.Select(inf_case, p.re, re);
+  im = f.Select(inf_case, p.im, im);
+  return Parts{f.Select(one_case, one, re), f.Select(one_case, zero, im)};
+}
+
 }  // namespace
 
 llvm::Value* EmitComplexMultiply(llvm::IRBuilderBase& b, llvm::Value* x,
@@ -435,25 +457,15 @@ llvm::Value* EmitComplexTan(llvm::IRBuilderBase& b, llvm::Value* z) {
 
 llvm::Value* EmitComplexPow(llvm::IRBuilderBase& b, llvm::Value* x,
                             llvm::Value* y) {
-  // exp(y log x) with the evaluator's special cases: x^0 = 1 and 1^y = 1,
-  // inf^(a + 0i) = inf for a > 0 and 0 for a < 0, 0^y = 0 for Re y > 0.
   return OnParts(b, x, y, [](const Fp& f, Parts p, Parts q) {
-    Parts r = Exp(f, Multiply(f, q, Log(f, p)));
-    Value* zero = f.C(0);
-    Value* one = f.C(1);
-    Value* y_real = f.Eq(q.im, zero);
-    Value* base_inf = f.And(f.Eq(p.re, f.Inf()), f.Eq(p.im, zero));
-    Value* inf_case = f.And(f.And(base_inf, y_real), f.Gt(q.re, zero));
-    Value* zero_case = f.Or(
-        f.And(f.And(base_inf, y_real), f.Lt(q.re, zero)),
-        f.And(f.And(f.Eq(p.re, zero), f.Eq(p.im, zero)), f.Gt(q.re, zero)));
-    Value* one_case = f.Or(f.And(f.Eq(p.re, one), f.Eq(p.im, zero)),
-                           f.And(f.Eq(q.re, zero), f.Eq(q.im, zero)));
-    Value* re = f.Select(zero_case, zero, r.re);
-    Value* im = f.Select(zero_case, zero, r.im);
-    re = f.Select(inf_case, p.re, re);
-    im = f.Select(inf_case, p.im, im);
-    return Parts{f.Select(one_case, one, re), f.Select(one_case, zero, im)};
+    return Power(f, p, q);
+  });
+}
+
+llvm::Value* EmitComplexCbrt(llvm::IRBuilderBase& b, llvm::Value* z) {
+  // The principal cube root z^(1/3), as XLA defines it (0 for 0).
+  return OnParts(b, z, [](const Fp& f, Parts p) {
+    return Power(f, p, Parts{f.Div(f.C(1), f.C(3)), f.C(0)});
   });
 }
 

@@ -80,6 +80,8 @@ llvm::Value* EmitComplexLogistic(llvm::IRBuilderBase& b, llvm::Value* z);
 llvm::Value* EmitComplexSin(llvm::IRBuilderBase& b, llvm::Value* z);
 llvm::Value* EmitComplexCos(llvm::IRBuilderBase& b, llvm::Value* z);
 llvm::Value* EmitComplexTan(llvm::IRBuilderBase& b, llvm::Value* z);
+// The principal cube root z^(1/3) (XLA's definition), 0 for 0.
+llvm::Value* EmitComplexCbrt(llvm::IRBuilderBase& b, llvm::Value* z);
 
 // 16-bit floats are stored as their i16 bits. The narrowing conversions round
 // to nearest even, turn overflow into infinity and keep NaN a NaN with its
