@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/complex_ops.h"
 #include "codegen/ir_types.h"
 #include "codegen/math/math_emitter.h"
 #include "compiler/ir/minifloat.h"
@@ -19,13 +20,6 @@ namespace aotc::codegen {
 namespace {
 
 using llvm::Value;
-
-absl::Status NotDefined(const Instruction& inst, PrimitiveType type) {
-  return ErrorAt(inst.location(),
-                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
-                              "' is not defined for element type ",
-                              Sv(PrimitiveTypeName(type))));
-}
 
 Value* Const(llvm::IRBuilderBase& b, Value* like, double v) {
   return llvm::ConstantFP::get(like->getType(), v);
@@ -221,7 +215,7 @@ absl::StatusOr<Value*> ReducePrecision(llvm::IRBuilderBase& b,
       src_e = 11, src_m = 52;
       break;
     default:
-      return NotDefined(inst, type);
+      return NotDefinedFor(inst, type);
   }
   const int64_t e = inst.attrs().exponent_bits;
   const int64_t m = inst.attrs().mantissa_bits;
@@ -259,6 +253,12 @@ absl::StatusOr<Value*> Unary(llvm::IRBuilderBase& b, const Instruction& inst,
   switch (op) {
     case Opcode::kCopy:
       return x;
+    case Opcode::kReal:
+      if (is_float) return x;
+      break;
+    case Opcode::kImag:
+      if (is_float) return Const(b, x, 0.0);
+      break;
     case Opcode::kNegate:
       if (is_float) return b.CreateFNeg(x);
       if (is_int) return b.CreateNeg(x);
@@ -310,7 +310,7 @@ absl::StatusOr<Value*> Unary(llvm::IRBuilderBase& b, const Instruction& inst,
     default:
       break;
   }
-  if (!is_float) return NotDefined(inst, type);
+  if (!is_float) return NotDefinedFor(inst, type);
   switch (op) {
     case Opcode::kFloor:
       return EmitFloor(b, x);
@@ -347,7 +347,7 @@ absl::StatusOr<Value*> Unary(llvm::IRBuilderBase& b, const Instruction& inst,
     case Opcode::kTan:
       return EmitTan(b, x);
     default:
-      return NotDefined(inst, type);
+      return NotDefinedFor(inst, type);
   }
 }
 
@@ -375,7 +375,7 @@ absl::StatusOr<Value*> Binary(llvm::IRBuilderBase& b, const Instruction& inst,
     if (op == Opcode::kAdd) return b.CreateOr(x, y);
     if (op == Opcode::kMultiply) return b.CreateAnd(x, y);
     if (op == Opcode::kPower) return b.CreateOr(x, b.CreateNot(y));
-    return NotDefined(inst, type);
+    return NotDefinedFor(inst, type);
   }
   if (IsInteger(type)) {
     const bool is_signed = IsSignedInt(type);
@@ -399,7 +399,7 @@ absl::StatusOr<Value*> Binary(llvm::IRBuilderBase& b, const Instruction& inst,
       case Opcode::kShiftRightArithmetic:
         return Shift(b, x, y, ShiftKind::kRightArithmetic);
       default:
-        return NotDefined(inst, type);
+        return NotDefinedFor(inst, type);
     }
   }
   switch (op) {
@@ -418,11 +418,18 @@ absl::StatusOr<Value*> Binary(llvm::IRBuilderBase& b, const Instruction& inst,
     case Opcode::kPower:
       return EmitPow(b, x, y);
     default:
-      return NotDefined(inst, type);
+      return NotDefinedFor(inst, type);
   }
 }
 
 }  // namespace
+
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
+  return ErrorAt(inst.location(),
+                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
+                              "' is not defined for element type ",
+                              Sv(PrimitiveTypeName(type))));
+}
 
 Value* EmitMax(llvm::IRBuilderBase& b, Value* x, Value* y, PrimitiveType type) {
   if (!IsFloat(type)) {
@@ -464,6 +471,9 @@ Value* EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType from,
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Type* to_type = ComputeType(ctx, to);
   if (from == to) return v;
+  if (IsComplex(from) || IsComplex(to)) {
+    return EmitComplexConvert(b, v, from, to);
+  }
   if (IsMinifloat(to)) {
     // One rounding from the exact source value: integers through double
     // (exact below 2^53; only f8e8m0fnu has range beyond), every float
@@ -531,6 +541,11 @@ absl::StatusOr<Value*> EmitElementwise(llvm::IRBuilderBase& b,
   const PrimitiveType result_type = inst.shape().element_type();
   const PrimitiveType operand_type =
       inst.operand(op == Opcode::kSelect ? 1 : 0)->shape().element_type();
+  const bool any_complex = IsComplex(operand_type) || IsComplex(result_type);
+  if (any_complex && op != Opcode::kConvert && op != Opcode::kSelect &&
+      op != Opcode::kBitcastConvert) {
+    return EmitComplexElementwise(b, inst, operands);
+  }
   Value* r = nullptr;
   switch (op) {
     case Opcode::kConvert:
@@ -554,7 +569,7 @@ absl::StatusOr<Value*> EmitElementwise(llvm::IRBuilderBase& b,
   } else if (operands.size() == 2) {
     ASSIGN_OR_RETURN(r, Binary(b, inst, operands[0], operands[1], operand_type));
   } else {
-    return NotDefined(inst, operand_type);
+    return NotDefinedFor(inst, operand_type);
   }
   return RoundToStorage(b, r, result_type);
 }
@@ -569,6 +584,7 @@ Value* EmitMultiplyAdd(llvm::IRBuilderBase& b, Value* sum, Value* x, Value* y,
                       PrimitiveType type) {
   if (type == PrimitiveType::kPred) return b.CreateOr(sum, b.CreateAnd(x, y));
   if (IsInteger(type)) return b.CreateAdd(sum, b.CreateMul(x, y));
+  if (IsComplex(type)) return b.CreateFAdd(sum, EmitComplexMultiply(b, x, y));
   return b.CreateFAdd(sum, b.CreateFMul(x, y));
 }
 

@@ -2,8 +2,9 @@
 // semantics (docs/evaluator.md): integer division by zero, shifts past the
 // bit width, NaN-propagating maximum/minimum, total-order compares,
 // saturating float -> integer conversion, f16/bf16 rounding after every
-// operation, and so on. Transcendentals come from codegen/math, so nothing
-// here calls a library function.
+// operation, and so on; complex operands and results go to complex_ops.h.
+// Transcendentals come from codegen/math, so nothing here calls a library
+// function.
 #ifndef AOTC_CODEGEN_ELEMENT_OPS_H_
 #define AOTC_CODEGEN_ELEMENT_OPS_H_
 
@@ -21,6 +22,10 @@ namespace aotc::codegen {
 absl::StatusOr<llvm::Value*> EmitElementwise(
     llvm::IRBuilderBase& b, const Instruction& inst,
     const std::vector<llvm::Value*>& operands);
+
+// The located error for an opcode that is not defined for element type
+// `type`.
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type);
 
 // `convert` of one compute value.
 llvm::Value* EmitConvert(llvm::IRBuilderBase& b, llvm::Value* v,

@@ -4,6 +4,7 @@
 // elemental_convolution.cc.
 #include "codegen/elemental.h"
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -406,7 +407,15 @@ absl::StatusOr<Generator> ElementalEmitter::Constant(const Instruction& inst,
     // Scalars become immediate values so that LLVM can fold them.
     llvm::Type* storage = StorageType(b.getContext(), shape.element_type());
     llvm::Constant* c;
-    if (storage->isFloatTy()) {
+    if (shape.element_type() == PrimitiveType::kC64) {
+      const std::complex<float> z = literal.Get<std::complex<float>>(0);
+      c = llvm::ConstantDataArray::get(
+          b.getContext(), llvm::ArrayRef<float>{z.real(), z.imag()});
+    } else if (shape.element_type() == PrimitiveType::kC128) {
+      const std::complex<double> z = literal.Get<std::complex<double>>(0);
+      c = llvm::ConstantDataArray::get(
+          b.getContext(), llvm::ArrayRef<double>{z.real(), z.imag()});
+    } else if (storage->isFloatTy()) {
       c = llvm::ConstantFP::get(storage, literal.Get<float>(0));
     } else if (storage->isDoubleTy()) {
       c = llvm::ConstantFP::get(storage, literal.Get<double>(0));

@@ -15,6 +15,7 @@
 #include "codegen/element_ops.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_types.h"
+#include "codegen/math/math_emitter.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 

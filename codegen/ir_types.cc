@@ -8,6 +8,7 @@
 #include "compiler/ir/narrow_type.h"
 #include "compiler/support/check.h"
 #include "compiler/support/diagnostic.h"
+#include "compiler/support/strings.h"
 
 namespace aotc::codegen {
 
@@ -26,6 +27,8 @@ bool IsCodegenType(PrimitiveType type) {
     case PrimitiveType::kBF16:
     case PrimitiveType::kF32:
     case PrimitiveType::kF64:
+    case PrimitiveType::kC64:
+    case PrimitiveType::kC128:
       return true;
     default:
       return IsNarrowType(type);
@@ -41,8 +44,10 @@ bool IsCodegenLayoutExtension(const Shape& shape) {
              absl::StrCat("E(", BitWidth(shape.element_type()), ")");
 }
 
-absl::Status CheckNarrowTypeUse(const Instruction& inst) {
-  if (inst.opcode() != Opcode::kBitcastConvert || inst.operand_count() != 1) {
+absl::Status CheckBitcastTypes(const Instruction& inst) {
+  const Opcode op = inst.opcode();
+  if ((op != Opcode::kBitcastConvert && op != Opcode::kBitcast) ||
+      inst.operand_count() != 1) {
     return absl::OkStatus();
   }
   const Shape& from = inst.operand(0)->shape();
@@ -50,15 +55,20 @@ absl::Status CheckNarrowTypeUse(const Instruction& inst) {
   if (!from.IsArray() || !to.IsArray()) return absl::OkStatus();
   const PrimitiveType a = from.element_type();
   const PrimitiveType b = to.element_type();
-  if ((!IsNarrowType(a) && !IsNarrowType(b)) || BitWidth(a) == BitWidth(b)) {
+  const char* why = nullptr;
+  if (a != b && (IsComplex(a) || IsComplex(b))) {
+    why = "complex values bitcast only to their own type";
+  } else if (op == Opcode::kBitcastConvert &&
+             (IsNarrowType(a) || IsNarrowType(b)) &&
+             BitWidth(a) != BitWidth(b)) {
+    why = "narrow types bitcast only to types of the same bit width";
+  } else {
     return absl::OkStatus();
   }
   return ErrorAt(inst.location(),
-                 absl::StrCat("bitcast-convert from ", from.ToString(false),
-                              " to ", to.ToString(false),
-                              " is not supported by code generation: narrow "
-                              "types bitcast only to types of the same bit "
-                              "width"));
+                 absl::StrCat(Sv(OpcodeName(op)), " from ",
+                              from.ToString(false), " to ", to.ToString(false),
+                              " is not supported by code generation: ", why));
 }
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type) {
@@ -68,6 +78,10 @@ llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type) {
       return llvm::Type::getFloatTy(ctx);
     case PrimitiveType::kF64:
       return llvm::Type::getDoubleTy(ctx);
+    case PrimitiveType::kC64:
+      return llvm::ArrayType::get(llvm::Type::getFloatTy(ctx), 2);
+    case PrimitiveType::kC128:
+      return llvm::ArrayType::get(llvm::Type::getDoubleTy(ctx), 2);
     default:
       return llvm::Type::getIntNTy(ctx, StorageBytes(type) * 8);
   }
@@ -80,6 +94,10 @@ llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type) {
     case PrimitiveType::kF16:
     case PrimitiveType::kBF16:
       return llvm::Type::getFloatTy(ctx);
+    case PrimitiveType::kC64:
+      return llvm::FixedVectorType::get(llvm::Type::getFloatTy(ctx), 2);
+    case PrimitiveType::kC128:
+      return llvm::FixedVectorType::get(llvm::Type::getDoubleTy(ctx), 2);
     default:
       if (IsMinifloat(type)) return llvm::Type::getFloatTy(ctx);
       // LLVM's iN arithmetic wraps at N bits: the backend computes in a
@@ -98,6 +116,13 @@ llvm::Value* StorageToCompute(llvm::IRBuilderBase& b, llvm::Value* v,
       return EmitHalfToFloat(b, v);
     case PrimitiveType::kBF16:
       return EmitBF16ToFloat(b, v);
+    case PrimitiveType::kC64:
+    case PrimitiveType::kC128: {
+      llvm::Value* z =
+          llvm::PoisonValue::get(ComputeType(b.getContext(), type));
+      z = b.CreateInsertElement(z, b.CreateExtractValue(v, {0}), uint64_t{0});
+      return b.CreateInsertElement(z, b.CreateExtractValue(v, {1}), 1);
+    }
     default:
       if (IsMinifloat(type)) {
         return EmitMinifloatToFloat(b, v, GetMinifloatFormat(type));
@@ -119,6 +144,14 @@ llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
       return EmitFloatToHalf(b, v);
     case PrimitiveType::kBF16:
       return EmitFloatToBF16(b, v);
+    case PrimitiveType::kC64:
+    case PrimitiveType::kC128: {
+      llvm::Value* pair =
+          llvm::PoisonValue::get(StorageType(b.getContext(), type));
+      pair = b.CreateInsertValue(pair, b.CreateExtractElement(v, uint64_t{0}),
+                                 {0});
+      return b.CreateInsertValue(pair, b.CreateExtractElement(v, 1), {1});
+    }
     default:
       if (IsMinifloat(type)) {
         return EmitToMinifloat(b, v, GetMinifloatFormat(type));

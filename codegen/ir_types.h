@@ -7,8 +7,12 @@
 // does; the 8-, 6- and 4-bit floats likewise, stored as i8 bits; sub-byte
 // integers (s2, s4, u2, u4) are stored one per byte, sign- or zero-extended,
 // and computed as LLVM's i2 / i4, whose arithmetic wraps at their width;
-// every other type is computed in its storage type. Conversions between the
-// two are emitted inline (no calls into compiler runtimes).
+// c64 and c128 are stored as [2 x float] / [2 x double] (real part first,
+// aligned like one component, as C's float _Complex) and computed as the
+// vectors <2 x float> / <2 x double>, which select, phi and return like any
+// scalar (complex_ops.h works on them); every other type is computed in its
+// storage type. Conversions between the two are emitted inline (no calls
+// into compiler runtimes).
 #ifndef AOTC_CODEGEN_IR_TYPES_H_
 #define AOTC_CODEGEN_IR_TYPES_H_
 
@@ -21,7 +25,8 @@
 namespace aotc::codegen {
 
 // True for the element types the code generator computes with: pred,
-// s2..s64, u2..u64, f16, bf16, f32, f64 and the 8-, 6- and 4-bit floats.
+// s2..s64, u2..u64, f16, bf16, f32, f64, c64, c128 and the 8-, 6- and 4-bit
+// floats.
 bool IsCodegenType(PrimitiveType type);
 
 // True when code generation handles the layout extension of `shape`: none,
@@ -29,10 +34,13 @@ bool IsCodegenType(PrimitiveType type);
 // changes nothing since aotc stores narrow elements one per byte.
 bool IsCodegenLayoutExtension(const Shape& shape);
 
-// A located error for a use of a narrow type code generation refuses: a
-// bitcast-convert that changes the bit width to or from one (s8 <-> s4[.., 2]
-// would need two elements per byte, which aotc's buffers never hold).
-absl::Status CheckNarrowTypeUse(const Instruction& inst);
+// A located error for a bitcast or bitcast-convert between element types
+// code generation cannot reinterpret: a bitcast-convert that changes the bit
+// width to or from a narrow type (s8 <-> s4[.., 2] would need two elements
+// per byte, which aotc's buffers never hold), and a bitcast of either kind
+// between a complex type and another type (a complex compute value is a
+// pair, not one number; XLA refuses such a bitcast-convert too).
+absl::Status CheckBitcastTypes(const Instruction& inst);
 
 llvm::Type* StorageType(llvm::LLVMContext& ctx, PrimitiveType type);
 llvm::Type* ComputeType(llvm::LLVMContext& ctx, PrimitiveType type);

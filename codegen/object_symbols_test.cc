@@ -2,7 +2,8 @@
 // memcpy, memset, memmove and aotc_* runtime functions (no libm, no compiler
 // runtime), and every symbol it defines globally carries the model's name as
 // prefix, so several models link into one program. Checked for every
-// transcendental and conversion (minifloats and sub-byte integers included),
+// transcendental and conversion (minifloats, sub-byte integers and complex
+// numbers included),
 // at -O0 and -O2, for this host and for
 // baseline x86-64 and AArch64 CPUs (where rounding or half-precision
 // instructions are missing and LLVM would otherwise call libm or
@@ -26,6 +27,8 @@ ENTRY e {
   h = f16[64] parameter(2)
   d = f64[64] parameter(3)
   b = bf16[64] parameter(4)
+  z = c64[64] parameter(5)
+  w = c128[64] parameter(6)
   e1 = f32[64] exponential(x)
   e2 = f32[64] exponential-minus-one(e1)
   e3 = f32[64] log(e2)
@@ -69,7 +72,28 @@ ENTRY e {
   n2 = s4[64] divide(n1, n1)
   n3 = u4[64] convert(e20)
   n4 = u4[64] shift-right-logical(n3, n3)
-  ROOT t = (f32[64], s64[64], f4e2m1fn[64], s4[64], u4[64]) tuple(f1, i2, q6, n2, n4)
+  z1 = c64[64] multiply(z, z)
+  z2 = c64[64] divide(z1, z)
+  z3 = c64[64] exponential(z2)
+  z4 = c64[64] log(z3)
+  z5 = c64[64] sqrt(z4)
+  z6 = c64[64] rsqrt(z5)
+  z7 = c64[64] tanh(z6)
+  z8 = c64[64] power(z7, z)
+  z9 = c64[64] sine(z8)
+  z10 = c64[64] cosine(z9)
+  z11 = c64[64] tan(z10)
+  z12 = c64[64] exponential-minus-one(z11)
+  z13 = c64[64] log-plus-one(z12)
+  z14 = c64[64] logistic(z13)
+  z15 = c64[64] sign(z14)
+  a1 = f32[64] abs(z15)
+  w1 = c128[64] convert(z15)
+  w2 = c128[64] divide(w1, w)
+  w3 = c128[64] power(w2, w)
+  w4 = c128[64] tanh(w3)
+  a2 = f64[64] abs(w4)
+  ROOT t = (f32[64], s64[64], f4e2m1fn[64], s4[64], u4[64], f32[64], f64[64]) tuple(f1, i2, q6, n2, n4, a1, a2)
 })";
 
 struct Symbols {

@@ -44,7 +44,7 @@ absl::Status CheckTypes(const Instruction& inst) {
                                   "not supported by code generation"));
     }
   }
-  RETURN_IF_ERROR(CheckNarrowTypeUse(inst));
+  RETURN_IF_ERROR(CheckBitcastTypes(inst));
   return absl::OkStatus();
 }
 

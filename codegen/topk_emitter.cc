@@ -237,8 +237,11 @@ std::optional<TopKOrder> MatchTopK(const Instruction& inst) {
       inst.operand(0)->shape().rank() == 0) {
     return std::nullopt;
   }
+  // Complex numbers have no built-in order; only a comparator ranks them.
+  const bool unordered = IsComplex(inst.operand(0)->shape().element_type());
   TopKOrder order;
   if (inst.opcode() == Opcode::kTopK) {
+    if (unordered) return std::nullopt;
     order.largest = inst.attrs().largest;
     return order;
   }
@@ -251,6 +254,7 @@ std::optional<TopKOrder> MatchTopK(const Instruction& inst) {
     const int params = order.comparator->num_parameters();
     if (params != 2 && params != 4) return std::nullopt;
   }
+  if (unordered && order.comparator == nullptr) return std::nullopt;
   return order;
 }
 

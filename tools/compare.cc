@@ -2,6 +2,7 @@
 #include "tools/compare.h"
 
 #include <cmath>
+#include <complex>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -34,9 +35,8 @@ std::string IndexText(const Shape& shape, int64_t linear) {
   return absl::StrCat("[", absl::StrJoin(index, ","), "]");
 }
 
-// Compares element i (x computed, y expected) into c.
-void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
-           Tolerance tolerance) {
+// Whether x (computed) matches y (expected); updates c's error maxima.
+bool Matches(Comparison& c, double x, double y, Tolerance tolerance) {
   bool match;
   if (std::isnan(x) || std::isnan(y)) {
     match = std::isnan(x) && std::isnan(y);
@@ -49,13 +49,34 @@ void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
     c.max_rel_error = std::max(c.max_rel_error, rel_error);
     match = abs_error <= tolerance.abs + tolerance.rel * std::fabs(y);
   }
-  if (!match) {
-    if (c.mismatches == 0) {
-      c.first_mismatch = absl::StrCat("element ", IndexText(shape, i),
-                                      ": got ", x, ", expected ", y);
-    }
-    ++c.mismatches;
+  return match;
+}
+
+// Compares element i (x computed, y expected) into c.
+void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
+           Tolerance tolerance) {
+  if (Matches(c, x, y, tolerance)) return;
+  if (c.mismatches == 0) {
+    c.first_mismatch = absl::StrCat("element ", IndexText(shape, i), ": got ",
+                                    x, ", expected ", y);
   }
+  ++c.mismatches;
+}
+
+// A complex element matches when both parts do, each with the tolerance of
+// the part's type.
+template <typename R>
+void CheckComplex(Comparison& c, const Shape& shape, int64_t i,
+                  std::complex<R> x, std::complex<R> y, Tolerance tolerance) {
+  const bool re = Matches(c, x.real(), y.real(), tolerance);
+  const bool im = Matches(c, x.imag(), y.imag(), tolerance);
+  if (re && im) return;
+  if (c.mismatches == 0) {
+    c.first_mismatch =
+        absl::StrCat("element ", IndexText(shape, i), ": got (", x.real(), ", ",
+                     x.imag(), "), expected (", y.real(), ", ", y.imag(), ")");
+  }
+  ++c.mismatches;
 }
 
 }  // namespace
@@ -63,8 +84,10 @@ void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
 Tolerance DefaultTolerance(PrimitiveType type) {
   switch (type) {
     case PrimitiveType::kF64:
+    case PrimitiveType::kC128:
       return {1e-9, 1e-9};
     case PrimitiveType::kF32:
+    case PrimitiveType::kC64:
       return {1e-5, 1e-4};
     case PrimitiveType::kF16:
       return {1e-3, 1e-2};
@@ -101,11 +124,13 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
   }
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
-    if constexpr (!std::is_same_v<C, std::complex<float>> &&
-                  !std::is_same_v<C, std::complex<double>>) {
-      auto a = actual.data<C>();
-      auto e = expected.data<C>();
-      for (int64_t i = 0; i < c.elements; ++i) {
+    auto a = actual.data<C>();
+    auto e = expected.data<C>();
+    for (int64_t i = 0; i < c.elements; ++i) {
+      if constexpr (std::is_same_v<C, std::complex<float>> ||
+                    std::is_same_v<C, std::complex<double>>) {
+        CheckComplex(c, expected.shape(), i, a[i], e[i], tolerance);
+      } else {
         Check(c, expected.shape(), i, AsDouble(a[i]), AsDouble(e[i]),
               tolerance);
       }

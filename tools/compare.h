@@ -2,8 +2,8 @@
 //
 // Integers and pred must match exactly. Floats match when both are NaN, or
 // both are the same infinity, or |actual - expected| <= abs + rel *
-// |expected| with the tolerance of the element type (DefaultTolerance). The
-// tolerances cover the few-ulp differences of aotc's own transcendental
+// |expected| with the tolerance of the element type (DefaultTolerance);
+// complex elements when both parts do. The tolerances cover the few-ulp differences of aotc's own transcendental
 // functions against the C library the evaluator uses (docs/math.md), grown
 // through a few dependent operations; summation orders are identical, so
 // plain arithmetic matches bit for bit.
@@ -22,8 +22,8 @@ struct Tolerance {
   double rel = 0;
 };
 
-// f64: 1e-9 / 1e-9; f32: 1e-5 / 1e-4; f16: 1e-3 / 1e-2; bf16: 1e-2 / 4e-2;
-// exact for integers and pred.
+// f64 and c128: 1e-9 / 1e-9; f32 and c64: 1e-5 / 1e-4; f16: 1e-3 / 1e-2;
+// bf16: 1e-2 / 4e-2; exact for integers and pred.
 Tolerance DefaultTolerance(PrimitiveType type);
 
 struct Comparison {

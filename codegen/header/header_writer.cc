@@ -135,7 +135,7 @@ void WriteLeadingComment(const ModelSignature& sig,
                   "\n *\n");
 
   bool any_permuted = false, any_pred = false, any_half = false;
-  bool any_sub_byte = false, any_minifloat = false;
+  bool any_sub_byte = false, any_minifloat = false, any_complex = false;
   for (bool results : {false, true}) {
     absl::StrAppend(out, results ? " * Results:\n" : " * Arguments:\n");
     bool none = true;
@@ -161,6 +161,7 @@ void WriteLeadingComment(const ModelSignature& sig,
           t.type == PrimitiveType::kF16 || t.type == PrimitiveType::kBF16;
       any_sub_byte |= IsSubByteInt(t.type);
       any_minifloat |= IsMinifloat(t.type);
+      any_complex |= IsComplex(t.type);
     }
     if (none) out->append(" *   (none)\n");
   }
@@ -200,6 +201,14 @@ void WriteLeadingComment(const ModelSignature& sig,
     out->append(
         " * f8/f6/f4 elements are their raw bit patterns, one per byte (the\n"
         " * low 6 or 4 bits for f6 and f4, zeros above).\n");
+  }
+  if (any_complex) {
+    out->append(
+        " * c64 and c128 elements are (real, imaginary) pairs of float or "
+        "double\n"
+        " * (as float _Complex / std::complex<float>): a buffer of n elements "
+        "holds\n"
+        " * 2n floats or doubles, and _ELEMENTS counts complex numbers.\n");
   }
   absl::StrAppend(
       out, " *\n * ", sig.name,

@@ -268,8 +268,10 @@ std::optional<std::string_view> CTypeName(PrimitiveType type) {
     case PrimitiveType::kU64:
       return "uint64_t";
     case PrimitiveType::kF32:
+    case PrimitiveType::kC64:  // (re, im) pairs: 2 floats per element
       return "float";
     case PrimitiveType::kF64:
+    case PrimitiveType::kC128:  // (re, im) pairs: 2 doubles per element
       return "double";
     default:
       // Narrow types: one element per byte (compiler/ir/narrow_type.h).

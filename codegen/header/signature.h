@@ -100,8 +100,11 @@ absl::StatusOr<ModelSignature> BuildSignature(const Module& module,
 
 // The C type of one element in the generated interface: pred -> uint8_t,
 // s8..s64 -> int8_t..int64_t, u8..u64 -> uint8_t..uint64_t, f16 and bf16 ->
-// uint16_t (the raw bits), f32 -> float, f64 -> double. nullopt for every
-// other type (sub-byte integers, f8/f6/f4 formats, complex, token...).
+// uint16_t (the raw bits), f32 -> float, f64 -> double, and c64 -> float,
+// c128 -> double: a complex element is two of them, the real part first
+// (the layout of C's float _Complex and C++'s std::complex<float>), so a
+// c64[n] buffer holds 2n floats. nullopt for every other type (s1, u1,
+// token...).
 std::optional<std::string_view> CTypeName(PrimitiveType type);
 
 // "result0" style spelling of a tensor's position: "arg<i>" / "result<i>".

@@ -53,6 +53,36 @@ llvm::Value* EmitAtan2(llvm::IRBuilderBase& b, llvm::Value* y, llvm::Value* x);
 // vector lane), so a loop around it does not vectorize.
 llvm::Value* EmitFmod(llvm::IRBuilderBase& b, llvm::Value* x, llvm::Value* y);
 
+// Complex values are <2 x float> / <2 x double> vectors, real part first
+// (c64 / c128 compute values). complex.cc follows the evaluator's std::complex
+// (GCC's multiply and divide, glibc's functions) including its special
+// values: products and quotients that come out NaN + NaNi are recomputed
+// (Annex G), so x / 0 is an infinity for x != 0; division scales (Smith's
+// algorithm for double, float operands divide in double) so that no
+// intermediate overflows. abs is hypot without overflow and has a real
+// result; sign(z) = z / |z| (0 for 0).
+llvm::Value* EmitComplexMultiply(llvm::IRBuilderBase& b, llvm::Value* x,
+                                 llvm::Value* y);
+llvm::Value* EmitComplexDivide(llvm::IRBuilderBase& b, llvm::Value* x,
+                               llvm::Value* y);
+llvm::Value* EmitComplexPow(llvm::IRBuilderBase& b, llvm::Value* x,
+                            llvm::Value* y);
+llvm::Value* EmitComplexAbs(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexSign(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexExp(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexExpm1(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexLog(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexLog1p(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexSqrt(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexRsqrt(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexTanh(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexLogistic(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexSin(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexCos(llvm::IRBuilderBase& b, llvm::Value* z);
+llvm::Value* EmitComplexTan(llvm::IRBuilderBase& b, llvm::Value* z);
+// The principal cube root z^(1/3) (XLA's definition), 0 for 0.
+llvm::Value* EmitComplexCbrt(llvm::IRBuilderBase& b, llvm::Value* z);
+
 // 16-bit floats are stored as their i16 bits. The narrowing conversions round
 // to nearest even, turn overflow into infinity and keep NaN a NaN with its
 // sign: f16 NaNs become 0x7e00 with that sign, a float's bf16 NaN keeps its

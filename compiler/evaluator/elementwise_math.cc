@@ -247,6 +247,12 @@ bool DispatchUnary(Opcode op, Run&& run) {
   }
   if constexpr (kIsComplex<T>) {
     switch (op) {
+      case Opcode::kCbrt:
+        // The principal cube root, z^(1/3), as XLA defines it (0 for 0).
+        return run([](T x) {
+          using R = typename T::value_type;
+          return ComplexPower(x, T(R(1) / R(3)));
+        });
       case Opcode::kExpm1:
         return run([](T x) { return ComplexExpm1(x); });
       case Opcode::kLog1p:

@@ -549,6 +549,23 @@ TEST(ElementwiseTest, ComplexArithmetic) {
   EXPECT_EQ(Values<kC64>(pow)[1], C64(1, 0));
 }
 
+TEST(ElementwiseTest, ComplexCbrtIsThePrincipalCubeRoot) {
+  // cbrt(-8) = 2 e^(i pi/3) = 1 + sqrt(3) i (not the real root -2);
+  // cbrt(8i) = 2 e^(i pi/6) = sqrt(3) + i; cbrt(0) = 0.
+  AOTC_ASSERT_OK_AND_ASSIGN(
+      Literal cbrt,
+      EvalOp("c128[3]", "cbrt",
+             {Vec<kC128>({std::complex<double>(-8, 0),
+                          std::complex<double>(0, 8),
+                          std::complex<double>(0, 0)})}));
+  const std::vector<std::complex<double>> r = Values<kC128>(cbrt);
+  EXPECT_NEAR(r[0].real(), 1.0, 1e-14);
+  EXPECT_NEAR(r[0].imag(), std::sqrt(3.0), 1e-14);
+  EXPECT_NEAR(r[1].real(), std::sqrt(3.0), 1e-14);
+  EXPECT_NEAR(r[1].imag(), 1.0, 1e-14);
+  EXPECT_EQ(r[2], std::complex<double>(0, 0));
+}
+
 TEST(ElementwiseTest, RealAndImagOfRealTypes) {
   AOTC_ASSERT_OK_AND_ASSIGN(Literal real,
                             EvalOp("f32[2]", "real", {Vec<kF32>({1.5f, -2})}));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <regex>
 #include <type_traits>
 #include <vector>
 
@@ -222,6 +223,18 @@ CorpusSubset CompareCorpusModulesUsing(
     }
     return false;
   });
+}
+
+CorpusSubset CompareCorpusSubsetMatching(const std::string& pattern,
+                                         const std::string& what) {
+  const std::regex re(pattern);
+  const CorpusSubset subset =
+      CompareCorpusSubset([&](const std::string& text, const std::string&) {
+        return std::regex_search(text, re);
+      });
+  std::printf("%d of %d %s corpus modules compiled and matched\n",
+              subset.matched, subset.modules, what.c_str());
+  return subset;
 }
 
 }  // namespace aotc

@@ -61,6 +61,11 @@ struct CorpusSubset {
 CorpusSubset CompareCorpusSubset(
     const std::function<bool(const std::string& text, const std::string& name)>&
         wanted);
+// The same over the modules whose text contains a match of the ECMAScript
+// regular expression `pattern`; prints "N of M <what> corpus modules
+// compiled and matched" after them.
+CorpusSubset CompareCorpusSubsetMatching(const std::string& pattern,
+                                         const std::string& what);
 
 // CompareCorpusSubset over the modules that use any of `opcodes` (text
 // names: an instruction ` name(` in the module's text).

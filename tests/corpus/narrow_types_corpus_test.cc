@@ -2,18 +2,13 @@
 // f4): each goes through the optimization pipeline, is compiled for this
 // host, run on seeded random inputs and compared with the reference
 // evaluator running the module as read. Modules stopped by another
-// unsupported feature (complex, tiled layouts, ...) or too
+// unsupported feature (tiled layouts, ...) or too
 // large for the evaluator are skipped with the reason printed; the number
 // compared is asserted, so a module that silently stops being compared
 // fails the test. Small enough (a few seconds) to run with the unit tests,
 // unlike the whole-corpus CorpusCodegen.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <cstdio>
-#include <regex>
-#include <string>
-#include <vector>
 
 #include "tests/corpus/corpus_compare.h"
 
@@ -23,16 +18,11 @@ namespace {
 // The modules that use narrow types; all of them but those skipped below
 // must compile and match.
 constexpr int kNarrowModules = 25;
-constexpr int kExpectedCompared = 22;
+constexpr int kExpectedCompared = 23;
 
 TEST(NarrowTypesCorpusTest, CompileAndMatchTheEvaluator) {
-  const std::regex narrow(R"(s4\[|u4\[|s2\[|u2\[|f8e|f4e2m1fn|f6e)");
-  const CorpusSubset subset =
-      CompareCorpusSubset([&](const std::string& text, const std::string&) {
-        return std::regex_search(text, narrow);
-      });
-  std::printf("%d of %d narrow-type corpus modules compiled and matched\n",
-              subset.matched, subset.modules);
+  const CorpusSubset subset = CompareCorpusSubsetMatching(
+      R"(s4\[|u4\[|s2\[|u2\[|f8e|f4e2m1fn|f6e)", "narrow-type");
   EXPECT_THAT(subset.failures, ::testing::IsEmpty());
   EXPECT_EQ(subset.modules, kNarrowModules);
   EXPECT_EQ(subset.matched, kExpectedCompared);

@@ -3,7 +3,7 @@
 // (the tuple's leaves become arguments, docs/header.md), run on seeded random
 // inputs bound per parameter as `aotc run` binds them, and compared with the
 // reference evaluator running the module as read. Modules stopped by another
-// unsupported feature (tiled layouts, complex, ...) are skipped
+// unsupported feature (tiled layouts, ...) are skipped
 // with the reason printed; the numbers found and compared are asserted, so a
 // module that silently stops being compared fails the test.
 #include <gmock/gmock.h>
