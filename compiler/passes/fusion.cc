@@ -240,6 +240,14 @@ class ComputationFuser {
     // element of the root: below an expanding broadcast or an overlapping
     // reduce-window, however far down. Expensive members must not be.
     std::unordered_map<const Instruction*, bool> repeated = {{root, false}};
+    // One contraction per group, and none under a reduction: code
+    // generation computes a dot or a convolution with its element-wise
+    // epilogue on the GEMM microkernel, one product at a time (two
+    // convolutions summed in a residual block stay two fusions, and a
+    // global average pool reads the convolution's result rather than
+    // recomputing its sums one element at a time).
+    bool has_contraction = IsContraction(*root);
+    bool has_reduction = IsReduction(*root);
     while (!candidates.empty() &&
            static_cast<int64_t>(members.size()) < kMaxGroupSize) {
       Instruction* p = candidates.top().second;
@@ -273,9 +281,13 @@ class ComputationFuser {
       if (refused || (used_elsewhere && IsExpensive(*p)) ||
           (p_repeated && AvoidRepeating(*p)) ||
           (used_elsewhere && !others_accept && !is_constant) ||
-          (p_paths > kMaxPaths && !is_constant) || with_siblings_.count(p)) {
+          (p_paths > kMaxPaths && !is_constant) || with_siblings_.count(p) ||
+          (IsContraction(*p) && (has_contraction || has_reduction)) ||
+          (IsReduction(*p) && has_contraction)) {
         continue;
       }
+      has_contraction = has_contraction || IsContraction(*p);
+      has_reduction = has_reduction || IsReduction(*p);
       paths[p] = p_paths;
       repeated[p] = p_repeated;
       in_group.insert(p);

@@ -342,6 +342,66 @@ ENTRY e {
   EXPECT_EQ(nx->opcode(), Opcode::kNegate);
 }
 
+TEST(FusionTest, TwoConvolutionsSummedStayTwoFusions) {
+  // A residual block's projection shortcut: relu(conv(x, k1) + conv(x, k2)).
+  // The sum takes one convolution with it; the other stays a fusion root of
+  // its own, so each product runs alone on the GEMM.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  x = f32[1,6,6,8] parameter(0)
+  k1 = f32[1,1,8,16] parameter(1)
+  k2 = f32[1,1,8,16] parameter(2)
+  c1 = f32[1,6,6,16] convolution(x, k1), window={size=1x1}, dim_labels=b01f_01io->b01f
+  c2 = f32[1,6,6,16] convolution(x, k2), window={size=1x1}, dim_labels=b01f_01io->b01f
+  s = f32[1,6,6,16] add(c1, c2)
+  zero = f32[] constant(0)
+  z = f32[1,6,6,16] broadcast(zero), dimensions={}
+  ROOT r = f32[1,6,6,16] maximum(s, z)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const std::vector<std::string> regions = Regions(*m);
+  ASSERT_EQ(regions.size(), 1u);
+  // Exactly one of the two convolutions joined the epilogue.
+  const bool has_c1 = regions[0].find(" c1") != std::string::npos;
+  const bool has_c2 = regions[0].find(" c2") != std::string::npos;
+  EXPECT_NE(has_c1, has_c2) << regions[0];
+  EXPECT_NE(m->entry()->FindInstruction(has_c1 ? "c2" : "c1"), nullptr);
+}
+
+TEST(FusionTest, AConvolutionDoesNotFuseIntoAReduction) {
+  // relu(conv) then a global average pool, sum / count: the reduction
+  // takes the relu but not the convolution.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[1,6,6,8] parameter(0)
+  k = f32[1,1,8,16] parameter(1)
+  c = f32[1,6,6,16] convolution(x, k), window={size=1x1}, dim_labels=b01f_01io->b01f
+  zero = f32[] constant(0)
+  z = f32[1,6,6,16] broadcast(zero), dimensions={}
+  r = f32[1,6,6,16] maximum(c, z)
+  p = f32[1,16] reduce(r, zero), dimensions={1,2}, to_apply=add
+  n = f32[] constant(36)
+  nb = f32[1,16] broadcast(n), dimensions={}
+  ROOT mean = f32[1,16] divide(p, nb)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const std::vector<std::string> regions = Regions(*m);
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].substr(0, regions[0].find(' ')), "kInput:");
+  EXPECT_NE(regions[0].find(" r "), std::string::npos) << regions[0];
+  EXPECT_EQ(regions[0].find(" c "), std::string::npos) << regions[0];
+  EXPECT_NE(m->entry()->FindInstruction("c"), nullptr);
+}
+
 TEST(FusionTest, AConvolutionDoesNotFuseIntoAReshape) {
   std::unique_ptr<Module> m = Fused(R"(
 HloModule m
