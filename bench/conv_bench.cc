@@ -1,0 +1,179 @@
+// ResNet-50's three kinds of convolution, NHWC, batch 1, f32
+// (bench/models/resnet_conv*.hlo):
+//
+//   conv/aotc/3x3       3x3, 64 -> 64 features at 56x56, padding 1
+//   conv/aotc/1x1       1x1, 256 -> 64 features at 56x56
+//   conv/aotc/7x7s2     7x7 stride 2, 3 -> 64 features at 224x224, padding 3
+//   conv/onednn/...     oneDNN's convolution primitive on the same data, its
+//                       weights reordered once, before timing, into the
+//                       layout it prefers (aotc packs them on every run,
+//                       since they are parameters of the model)
+//
+// FLOP/s counts 2 multiply-add flops per tap of every output element.
+// Before timing, 64 sampled output elements are checked against the
+// convolution computed in double, within the bound of a sum of rounded
+// products.
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench_util.h"
+#include "resnet_conv1x1.h"
+#include "resnet_conv3x3.h"
+#include "resnet_conv7x7.h"
+
+#ifdef AOTC_BENCH_HAS_ONEDNN
+#include <omp.h>
+
+#include <dnnl.hpp>
+#endif
+
+namespace aotc::bench {
+namespace {
+
+struct Conv {
+  int64_t size, in, out, window, stride, pad;
+  int64_t out_size() const { return (size + 2 * pad - window) / stride + 1; }
+  double flops() const {
+    return 2.0 * out_size() * out_size() * out * window * window * in;
+  }
+};
+
+struct ConvData {
+  AlignedFloats x, w;  // NHWC input, HWIO kernel
+  // Sampled (output offset, value in double, error bound).
+  std::vector<std::tuple<int64_t, double, double>> samples;
+};
+
+const ConvData& Data(const Conv& c) {
+  static auto* cache = new std::map<int64_t, ConvData>;
+  auto [it, inserted] = cache->try_emplace(c.size * 1000000 + c.in * 1000 + c.window);
+  ConvData& d = it->second;
+  if (inserted) {
+    d.x = UniformFloats(c.size * c.size * c.in, 41, -1.0f, 1.0f);
+    d.w = UniformFloats(c.window * c.window * c.in * c.out, 42, -1.0f, 1.0f);
+    const int64_t os = c.out_size();
+    for (int64_t s = 0; s < 64; ++s) {
+      const int64_t oy = (s * 37) % os, ox = (s * 53 + 7) % os,
+                    o = (s * 11) % c.out;
+      double sum = 0, magnitude = 0;
+      for (int64_t ky = 0; ky < c.window; ++ky) {
+        for (int64_t kx = 0; kx < c.window; ++kx) {
+          const int64_t iy = oy * c.stride - c.pad + ky;
+          const int64_t ix = ox * c.stride - c.pad + kx;
+          if (iy < 0 || iy >= c.size || ix < 0 || ix >= c.size) continue;
+          for (int64_t i = 0; i < c.in; ++i) {
+            const double p = double{d.x[(iy * c.size + ix) * c.in + i]} *
+                             d.w[((ky * c.window + kx) * c.in + i) * c.out + o];
+            sum += p;
+            magnitude += std::abs(p);
+          }
+        }
+      }
+      const int64_t taps = c.window * c.window * c.in;
+      d.samples.emplace_back((oy * os + ox) * c.out + o, sum,
+                             1.01 * taps * std::ldexp(1.0, -24) * magnitude);
+    }
+  }
+  return d;
+}
+
+std::optional<std::string> CheckSamples(const ConvData& d, const float* y) {
+  for (const auto& [at, want, bound] : d.samples) {
+    if (!(std::abs(y[at] - want) <= bound)) {
+      return "output " + std::to_string(at) + " is " + std::to_string(y[at]) +
+             ", want " + std::to_string(want);
+    }
+  }
+  return std::nullopt;
+}
+
+template <typename Call>
+void TimeConv(benchmark::State& state, const char* name, const Conv& c,
+              Call call) {
+  UseThreads(state);
+  const ConvData& d = Data(c);
+  AlignedFloats y(c.out_size() * c.out_size() * c.out);
+  std::fill(y.data(), y.data() + y.size(),
+            std::numeric_limits<float>::quiet_NaN());
+  if (SkipOnStatus(state, name, call(d, y.data()))) return;
+  if (SkipOnError(state, CheckSamples(d, y.data()))) return;
+  for (auto _ : state) {
+    call(d, y.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(
+      c.flops(), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <int (*Run)(const float*, const float*, float*, void*)>
+void Compiled(benchmark::State& state, const char* name, const Conv& c,
+              size_t temp_bytes) {
+  auto temp = AllocateTemp(temp_bytes);
+  TimeConv(state, name, c, [&](const ConvData& d, float* y) {
+    return Run(d.x.data(), d.w.data(), y, temp.get());
+  });
+}
+
+#ifdef AOTC_BENCH_HAS_ONEDNN
+void OneDnn(benchmark::State& state, const Conv& c) {
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+  using dnnl::memory;
+  using tag = memory::format_tag;
+  const memory::data_type f32 = memory::data_type::f32;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const int64_t os = c.out_size();
+  const memory::desc src_md({1, c.in, c.size, c.size}, f32, tag::nhwc);
+  const memory::desc dst_md({1, c.out, os, os}, f32, tag::nhwc);
+  const memory::desc user_w_md({c.out, c.in, c.window, c.window}, f32, tag::hwio);
+  const memory::desc any_w_md({c.out, c.in, c.window, c.window}, f32, tag::any);
+  const dnnl::convolution_forward::desc desc(
+      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+      src_md, any_w_md, dst_md, {c.stride, c.stride}, {c.pad, c.pad},
+      {c.pad, c.pad});
+  const dnnl::convolution_forward::primitive_desc pd(desc, engine);
+  const ConvData& d = Data(c);
+  memory user_w(user_w_md, engine, const_cast<float*>(d.w.data()));
+  memory w(pd.weights_desc(), engine);
+  dnnl::reorder(user_w, w).execute(stream, user_w, w);
+  stream.wait();
+  dnnl::convolution_forward conv(pd);
+  memory src(src_md, engine, const_cast<float*>(d.x.data()));
+  TimeConv(state, "onednn", c, [&](const ConvData&, float* y) {
+    memory dst(dst_md, engine, y);
+    conv.execute(stream, {{DNNL_ARG_SRC, src},
+                          {DNNL_ARG_WEIGHTS, w},
+                          {DNNL_ARG_DST, dst}});
+    stream.wait();
+    return 0;
+  });
+}
+#endif
+
+template <int (*Run)(const float*, const float*, float*, void*)>
+void RegisterConv(const std::string& size, const Conv& c, const char* model,
+                  size_t temp_bytes) {
+  Register("conv/aotc/" + size, [=](benchmark::State& state) {
+    Compiled<Run>(state, model, c, temp_bytes);
+  });
+#ifdef AOTC_BENCH_HAS_ONEDNN
+  Register("conv/onednn/" + size,
+           [=](benchmark::State& state) { OneDnn(state, c); });
+#endif
+}
+
+[[maybe_unused]] const bool registered = [] {
+  RegisterConv<&resnet_conv3x3_run>("3x3", {56, 64, 64, 3, 1, 1},
+                                    "resnet_conv3x3", RESNET_CONV3X3_TEMP_BYTES);
+  RegisterConv<&resnet_conv1x1_run>("1x1", {56, 256, 64, 1, 1, 0},
+                                    "resnet_conv1x1", RESNET_CONV1X1_TEMP_BYTES);
+  RegisterConv<&resnet_conv7x7_run>("7x7s2", {224, 3, 64, 7, 2, 3},
+                                    "resnet_conv7x7", RESNET_CONV7X7_TEMP_BYTES);
+  return true;
+}();
+
+}  // namespace
+}  // namespace aotc::bench
