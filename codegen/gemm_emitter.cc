@@ -139,6 +139,10 @@ struct ConvGemm {
   // whole taps, `taps_per_slice` of them.
   bool packed = false;
   int64_t taps_per_slice = 1;
+  // The taps along the innermost spatial axis read neighbouring input
+  // positions (dilation 1, positions one feature run apart), so a kernel
+  // row's features form one run of memory.
+  bool row_runs = false;
 };
 
 // Everything the emitters need, fixed at planning time.
@@ -512,6 +516,99 @@ Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
   return b.CreateSelect(inside, in_ptr, zeros);
 }
 
+// A convolution's window offset of kernel tap `tap` (row-major over the
+// kernel's spatial dimensions) per spatial axis: w_i * dilation_i.
+std::vector<Value*> WindowOffsets(llvm::IRBuilderBase& b, const ConvGemm& c,
+                                  Value* tap) {
+  std::vector<Value*> at;
+  const std::vector<Value*> w = Unflatten(b, tap, c.kernel_ext);
+  for (size_t i = 0; i < w.size(); ++i) {
+    at.push_back(b.CreateMul(w[i], b.getInt64(c.window[i].window_dilation)));
+  }
+  return at;
+}
+
+// Copies `count` elements from `src` to `dst`.
+void CopyElements(llvm::IRBuilderBase& b, llvm::Type* elem, Value* dst,
+                  Value* src, int64_t count) {
+  EmitForLoop(b, b.getInt64(0), b.getInt64(count), "gemm.copy", [&](Value* i) {
+    b.CreateStore(b.CreateLoad(elem, b.CreateInBoundsGEP(elem, src, i)),
+                  b.CreateInBoundsGEP(elem, dst, i));
+  });
+}
+
+// A convolution with few input features, its depth slice [pc, pc + kc) of
+// whole taps packed for `rows` rows into kc-element rows at `ap`. With
+// row runs, a slice holds whole kernel rows (the taps along the innermost
+// spatial axis), whose features lie side by side in the input: a row copies
+// each kernel row as one run where it falls inside the input, and tap by
+// tap (zeros outside) near the edges.
+void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
+                  const IrArray& input, Value* row_info, Value* zeros,
+                  Value* ap, Value* pc, Value* kc, Value* rows) {
+  const ConvGemm& c = *p.conv;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const int64_t f = c.features;
+  const int64_t run_taps = c.row_runs ? c.kernel_ext.back() : 1;
+  Value* first = b.CreateUDiv(pc, b.getInt64(f));
+  Value* groups = b.CreateUDiv(kc, b.getInt64(f * run_taps));
+  const size_t last = c.window.size() - 1;
+  EmitForLoop(b, b.getInt64(0), groups, "gemm.pack_taps", [&](Value* g) {
+    const std::vector<Value*> at_tap = WindowOffsets(
+        b, c, b.CreateAdd(first, b.CreateMul(g, b.getInt64(run_taps))));
+    EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_taps.r", [&](Value* r) {
+      Value* dst = b.CreateInBoundsGEP(
+          elem, ap, b.CreateAdd(b.CreateMul(r, kc),
+                                b.CreateMul(g, b.getInt64(run_taps * f))));
+      if (run_taps == 1) {
+        CopyElements(b, elem, dst,
+                     ConvRowPointer(b, p, input, row_info, r, at_tap,
+                                    b.getInt64(0), zeros),
+                     f);
+        return;
+      }
+      // The whole run inside: every outer axis in range and the innermost
+      // origin within [0, size - run_taps].
+      Value* fields = b.CreateMul(r, b.getInt64(1 + c.window.size()));
+      Value* inside = b.getTrue();
+      for (size_t i = 0; i <= last; ++i) {
+        Value* origin = b.CreateLoad(
+            b.getInt64Ty(), b.CreateInBoundsGEP(b.getInt64Ty(), row_info,
+                                                b.CreateAdd(fields, b.getInt64(1 + i))));
+        const int64_t room =
+            i == last ? c.in_ext[i] - run_taps + 1 : c.in_ext[i];
+        inside = b.CreateAnd(
+            inside, room > 0 ? b.CreateICmpULT(b.CreateAdd(origin, at_tap[i]),
+                                               b.getInt64(room))
+                             : b.getFalse());
+      }
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* whole = llvm::BasicBlock::Create(b.getContext(), "run.whole", fn);
+      auto* edge = llvm::BasicBlock::Create(b.getContext(), "run.edge", fn);
+      auto* done = llvm::BasicBlock::Create(b.getContext(), "run.done", fn);
+      b.CreateCondBr(inside, whole, edge);
+      b.SetInsertPoint(whole);
+      CopyElements(b, elem, dst,
+                   ConvRowPointer(b, p, input, row_info, r, at_tap,
+                                  b.getInt64(0), zeros),
+                   run_taps * f);
+      b.CreateBr(done);
+      b.SetInsertPoint(edge);
+      EmitForLoop(b, b.getInt64(0), b.getInt64(run_taps), "run.tap", [&](Value* w) {
+        std::vector<Value*> at = at_tap;
+        at[last] = b.CreateAdd(at[last], w);
+        CopyElements(b, elem,
+                     b.CreateInBoundsGEP(elem, dst, b.CreateMul(w, b.getInt64(f))),
+                     ConvRowPointer(b, p, input, row_info, r, at, b.getInt64(0),
+                                    zeros),
+                     f);
+      });
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    });
+  });
+}
+
 absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   llvm::IRBuilderBase& b = a.b;
   llvm::LLVMContext& ctx = b.getContext();
@@ -587,38 +684,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                          b.CreateSub(b.getInt64(k), pc));
           }
           // A convolution's window offset of this tap, per spatial axis.
-          auto window_at = [&](Value* tap) {
-            std::vector<Value*> at;
-            const std::vector<Value*> w = Unflatten(b, tap, p.conv->kernel_ext);
-            for (size_t i = 0; i < w.size(); ++i) {
-              at.push_back(
-                  b.CreateMul(w[i], b.getInt64(p.conv->window[i].window_dilation)));
-            }
-            return at;
-          };
           std::vector<Value*> tap_at;
-          if (p.conv && !p.conv->packed) tap_at = window_at(tap);
+          if (p.conv && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
           if (p.conv && p.conv->packed) {
-            // Whole taps: each row's run of features at every tap of the
-            // slice, or zeros, into the slot's kc-element rows.
-            Value* first = b.CreateUDiv(pc, b.getInt64(p.conv->features));
-            Value* count = b.CreateUDiv(kc, b.getInt64(p.conv->features));
-            EmitForLoop(b, b.getInt64(0), count, "gemm.pack_taps", [&](Value* tp) {
-              const std::vector<Value*> at_tap = window_at(b.CreateAdd(first, tp));
-              EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
-                          "gemm.pack_taps.r", [&](Value* r) {
-                Value* src = ConvRowPointer(b, p, *conv_a, row_info, r, at_tap,
-                                            b.getInt64(0), zeros);
-                Value* dst = at(ap, b.CreateAdd(
-                                        b.CreateMul(r, kc),
-                                        b.CreateMul(tp, b.getInt64(p.conv->features))));
-                for (int64_t c = 0; c < p.conv->features; ++c) {
-                  b.CreateStore(b.CreateAlignedLoad(elem, b.CreateConstGEP1_64(elem, src, c),
-                                                    llvm::Align(eb)),
-                                b.CreateConstGEP1_64(elem, dst, c));
-                }
-              });
-            });
+            PackConvTaps(b, p, *conv_a, row_info, zeros, ap, pc, kc,
+                         b.CreateMul(panels, b.getInt64(t.mr)));
           }
           // Row r of A's block at depths [pc, pc + kc): straight from the
           // operand when its rows are contiguous along k, else packed into
@@ -752,6 +822,8 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   }
   c.features = lhs.dimensions(c.dn.input_feature);
   c.packed = c.features < 8;
+  c.row_runs = !c.window.empty() && c.window.back().window_dilation == 1 &&
+               PhysicalStrides(lhs)[c.dn.input_spatial.back()] == c.features;
   c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
   for (size_t i = 0; i < c.window.size(); ++i) {
     if (c.window[i].base_dilation != 1) return std::nullopt;
@@ -836,8 +908,10 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
       eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : d.k);
   GemmTiling& t = g->tiling;
   if (g->conv && g->conv->packed) {
-    g->conv->taps_per_slice = std::max<int64_t>(1, t.kc / g->conv->features);
-    t.kc = g->conv->taps_per_slice * g->conv->features;
+    ConvGemm& c = *g->conv;
+    const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
+    c.taps_per_slice = std::max<int64_t>(1, t.kc / (c.features * run)) * run;
+    t.kc = c.taps_per_slice * c.features;
   } else if (g->conv) {
     g->conv->chunks = (g->conv->features + t.kc - 1) / t.kc;
   }
