@@ -528,13 +528,13 @@ std::vector<Value*> WindowOffsets(llvm::IRBuilderBase& b, const ConvGemm& c,
   return at;
 }
 
-// Copies `count` elements from `src` to `dst`.
+// Copies `count` elements from `src` to `dst`: a memcpy of constant size,
+// which LLVM turns into a few vector moves.
 void CopyElements(llvm::IRBuilderBase& b, llvm::Type* elem, Value* dst,
                   Value* src, int64_t count) {
-  EmitForLoop(b, b.getInt64(0), b.getInt64(count), "gemm.copy", [&](Value* i) {
-    b.CreateStore(b.CreateLoad(elem, b.CreateInBoundsGEP(elem, src, i)),
-                  b.CreateInBoundsGEP(elem, dst, i));
-  });
+  const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
+  b.CreateMemCpy(dst, align, src, align,
+                 count * static_cast<int64_t>(align.value()));
 }
 
 // A convolution with few input features, its depth slice [pc, pc + kc) of
