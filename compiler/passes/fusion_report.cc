@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "compiler/passes/epilogue_pattern.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -46,6 +47,7 @@ std::vector<FusionRegion> FusionRegions(const Module& module) {
       r.name = inst->name();
       r.kind = inst->attrs().fusion_kind;
       r.multi_output = inst->shape().IsTuple();
+      r.pattern = DescribeProductEpilogue(*inst->fused_computation());
       for (const Instruction* o : inst->operands()) {
         r.bytes_read += ArrayBytes(o->shape());
       }
@@ -78,6 +80,7 @@ std::string FusionReportToString(const std::vector<FusionRegion>& regions) {
                     r.multi_output ? ", multi-output" : "", "): ",
                     r.absorbed.size(),
                     " instructions: ", absl::StrJoin(r.absorbed, ", "), "\n");
+    if (!r.pattern.empty()) absl::StrAppend(&out, "  pattern: ", r.pattern, "\n");
     absl::StrAppend(&out, "  reads ", r.bytes_read, " bytes, writes ",
                     r.bytes_written, " bytes; unfused ", r.unfused_bytes,
                     " bytes; saves ", r.saved_bytes(), " bytes\n");

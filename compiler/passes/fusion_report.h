@@ -1,5 +1,5 @@
 // What fusion did, in numbers a person can check: each fused region's kind,
-// the instructions it absorbed, the bytes it reads and writes, and the bytes
+// the pattern of a product's epilogue, the instructions it absorbed, the bytes it reads and writes, and the bytes
 // the same instructions would move unfused; plus a Graphviz view with one
 // cluster per region.
 #ifndef AOTC_COMPILER_PASSES_FUSION_REPORT_H_
@@ -18,6 +18,9 @@ struct FusionRegion {
   std::string name;         // the fusion instruction
   FusionKind kind = FusionKind::kLoop;
   bool multi_output = false;  // a tuple of results (sibling reductions)
+  // A dot or convolution's epilogue by name (DescribeProductEpilogue),
+  // e.g. "dot+bias+gelu_tanh"; empty for other fusions.
+  std::string pattern;
   std::vector<std::string> absorbed;  // fused instructions, in order
   int64_t bytes_read = 0;     // the fusion's array operands
   int64_t bytes_written = 0;  // its array results
