@@ -116,6 +116,13 @@ TEST(GemmE2eTest, BlocksSplitAcrossThreads) {
   CheckRandomProduct(300, 130, 70, true);
 }
 
+TEST(GemmE2eTest, FewRowsSplitByColumnsAcrossThreads) {
+  // One block of 20 rows: the parallel units are groups of columns, the
+  // last one narrower than the others.
+  CheckRandomProduct(20, 300, 64, true);
+  CheckRandomProduct(64, 512, 784, true);
+}
+
 // The evaluator's numbers for every operand arrangement: transposed
 // operands, batch dimensions, several contracting and free dimensions,
 // column-major layouts.

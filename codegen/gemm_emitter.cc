@@ -152,6 +152,13 @@ struct GemmPlan {
   GemmTiling tiling;
   PrimitiveType type = PrimitiveType::kF32;
   int64_t n_pad = 0;          // n rounded up to nr
+  // Units of the parallel loop: (batch, block of rows, group of columns).
+  // Few blocks of rows (a batch of 64) are split by columns too, each
+  // group of `group_panels` nr-panels a unit of its own.
+  int64_t col_groups = 1;
+  int64_t group_panels = 1;
+  int64_t units() const { return dims.batch * blocks * col_groups; }
+  int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
   int64_t blocks = 0;         // row blocks per batch
   int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
   int64_t slot_bytes = 0;     // one block's packed A and C
@@ -639,11 +646,22 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   };
   EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
-      a.end ? a.end : b.getInt64(p.dims.batch * p.blocks), "gemm.block",
+      a.end ? a.end : b.getInt64(p.units()), "gemm.block",
       [&](Value* u) {
-        Value* bt = b.CreateUDiv(u, b.getInt64(p.blocks));
-        Value* i0 = b.CreateMul(b.CreateURem(u, b.getInt64(p.blocks)),
+        Value* cg = b.CreateURem(u, b.getInt64(p.col_groups));
+        Value* block = b.CreateUDiv(u, b.getInt64(p.col_groups));
+        Value* bt = b.CreateUDiv(block, b.getInt64(p.blocks));
+        Value* i0 = b.CreateMul(b.CreateURem(block, b.getInt64(p.blocks)),
                                 b.getInt64(t.mc));
+        // The unit's nr-panels [q0, q1) and columns [j0, j1).
+        Value* q0 = b.CreateMul(cg, b.getInt64(p.group_panels));
+        Value* q1 = b.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umin, b.CreateAdd(q0, b.getInt64(p.group_panels)),
+            b.getInt64(p.n_pad / nr));
+        Value* j0 = b.CreateMul(q0, b.getInt64(nr));
+        Value* j1 = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                            b.CreateMul(q1, b.getInt64(nr)),
+                                            b.getInt64(n));
         Value* rows = b.CreateBinaryIntrinsic(
             llvm::Intrinsic::umin, b.getInt64(t.mc), b.CreateSub(b.getInt64(m), i0));
         Value* panels = b.CreateUDiv(b.CreateAdd(rows, b.getInt64(t.mr - 1)),
@@ -729,7 +747,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             });
           }
           // The tiles: each nr-panel of B against each mr-panel of A.
-          EmitForLoop(b, b.getInt64(0), b.getInt64(p.n_pad / nr), "gemm.jr", [&](Value* jq) {
+          EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
             Value* bpanel = at(
                 bp, b.CreateAdd(
                         b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
@@ -744,9 +762,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                     llvm::Align(8));
               }
               Value* ctile = at(
-                  cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.n_pad)),
-                                  b.CreateMul(jq, b.getInt64(nr))));
-              b.CreateCall(kernel, {rows_array, bpanel, kc, ctile, b.getInt64(p.n_pad),
+                  cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
+                                  b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
+              b.CreateCall(kernel, {rows_array, bpanel, kc, ctile, b.getInt64(p.ldc()),
                                     b.CreateICmpNE(s, b.getInt64(0))});
             });
           });
@@ -754,10 +772,12 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         // The block's rows from their accumulators, through the epilogue.
         EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
           Value* row = b.CreateAdd(i0, r);
-          EmitForLoop(b, b.getInt64(0), b.getInt64(n), "gemm.out.j", [&](Value* j) {
+          EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
             if (!err.status.ok()) return;
             Value* sum = b.CreateAlignedLoad(
-                elem, at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.n_pad)), j)),
+                elem,
+                at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
+                                   b.CreateSub(j, j0))),
                 llvm::Align(eb));
             Index o;
             const IrArray& out = a.out[0];
@@ -936,18 +956,30 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->a_bytes = g->direct_a || (g->conv && !g->conv->packed)
                    ? 0
                    : AlignUp(t.mc * t.kc * eb);
-  g->slot_bytes =
-      g->a_bytes + AlignUp(t.mc * g->n_pad * eb) + g->row_info_bytes;
-
+  // Fewer than kMinUnits blocks of rows: columns are split too, if the
+  // units can then run in parallel.
+  constexpr int64_t kMinUnits = 4;
+  const int64_t panels = g->n_pad / t.nr();
   StrategyPlan plan;
   plan.name = "gemm";
-  plan.own_loop_shape = std::make_shared<const Shape>(
-      Shape::Array(PrimitiveType::kF32, {d.batch * g->blocks}));
-  plan.loop_shape = plan.own_loop_shape.get();
-  plan.work_per_element = t.mc * d.n * d.k;
-  g->parallel = ChooseParallelSplit(plan).has_value();
+  for (const bool split_columns : {true, false}) {
+    g->col_groups = 1;
+    if (split_columns && d.batch * g->blocks < kMinUnits) {
+      g->col_groups = std::min(panels, (kMinUnits + d.batch * g->blocks - 1) /
+                                           (d.batch * g->blocks));
+    }
+    g->group_panels = (panels + g->col_groups - 1) / g->col_groups;
+    g->col_groups = (panels + g->group_panels - 1) / g->group_panels;
+    plan.own_loop_shape = std::make_shared<const Shape>(
+        Shape::Array(PrimitiveType::kF32, {g->units()}));
+    plan.loop_shape = plan.own_loop_shape.get();
+    plan.work_per_element = t.mc * g->ldc() * d.k;
+    g->parallel = ChooseParallelSplit(plan).has_value();
+    if (g->parallel || g->col_groups == 1) break;
+  }
+  g->slot_bytes = g->a_bytes + AlignUp(t.mc * g->ldc() * eb) + g->row_info_bytes;
   plan.scratch_bytes =
-      g->b_bytes + (g->parallel ? d.batch * g->blocks : 1) * g->slot_bytes;
+      g->b_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;
   if (g->packed_b == nullptr) {
     plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };
   }
