@@ -377,6 +377,42 @@ ENTRY e {
   }
 }
 
+TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
+  // k[ky,kx,c,o] = (ky + 2 kx + 3 c + o) % 5 - 2 as a constant, reversed
+  // along x; the evaluator's numbers.
+  std::string k_text = "{";
+  for (int ky = 0; ky < 3; ++ky) {
+    absl::StrAppend(&k_text, ky ? ", {" : "{");
+    for (int kx = 0; kx < 3; ++kx) {
+      absl::StrAppend(&k_text, kx ? ", {" : "{");
+      for (int c = 0; c < 8; ++c) {
+        absl::StrAppend(&k_text, c ? ", {" : "{");
+        for (int o = 0; o < 16; ++o) {
+          absl::StrAppend(&k_text, o ? ", " : "", (ky + 2 * kx + 3 * c + o) % 5 - 2);
+        }
+        absl::StrAppend(&k_text, "}");
+      }
+      absl::StrAppend(&k_text, "}");
+    }
+    absl::StrAppend(&k_text, "}");
+  }
+  absl::StrAppend(&k_text, "}");
+  const std::string hlo = absl::StrCat(R"(HloModule m
+ENTRY e {
+  x = f32[1,12,10,8] parameter(0)
+  k = f32[3,3,8,16] constant()", k_text, R"()
+  ROOT c = f32[1,12,10,16] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f
+})");
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "gemm");
+  EXPECT_FALSE(plan->prologue);
+  ExpectMatchesEvaluator(
+      hlo, {RandomLiteral(Shape::Array(P::kF32, {1, 12, 10, 8}), 17, 0)});
+}
+
 TEST(GemmE2eTest, ConvolutionsTheGemmLeavesToTheElementLoops) {
   // Input features not the most minor dimension, feature groups, input
   // dilation: the generic loops.
