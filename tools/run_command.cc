@@ -104,7 +104,8 @@ int RunRun(const RunCommandOptions& options) {
   const int status = (*session)->Run();
   if (status != 0) {
     return ReportError(absl::InternalError(
-        absl::StrCat("the compiled model returned status ", status)));
+        absl::StrCat("the compiled model returned status ", status, ": ",
+                     aotc_status_message(status))));
   }
   const std::vector<Literal> results = (*session)->Results();
 
