@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codegen/codegen_test_util.h"
@@ -70,6 +72,22 @@ namespace aotc::codegen::testing {
 namespace {
 
 using P = PrimitiveType;
+
+// A model compiled from `hlo` and linked, with a session on `args` that
+// runs it as often as a test needs.
+struct Prepared {
+  std::unique_ptr<LoadedModel> model;
+  std::unique_ptr<LoadedModel::Session> session;
+};
+
+absl::StatusOr<Prepared> Prepare(std::string_view hlo,
+                                 const std::vector<Literal>& args) {
+  ASSIGN_OR_RETURN(CompiledModel compiled, CompileText(hlo));
+  Prepared p;
+  ASSIGN_OR_RETURN(p.model, LoadedModel::Load(compiled));
+  ASSIGN_OR_RETURN(p.session, p.model->Prepare(args));
+  return p;
+}
 
 // t = x * y + 1 and r = (s - x) * s are element-wise, so fusion forms loops
 // before and after the call.
@@ -182,24 +200,20 @@ ENTRY e {
   s = f32[4] custom-call(xj), custom_call_target="ext_scale", opaque="2 4"
   ROOT out = (s32[], f32[4]) tuple(j, s)
 })";
-  auto compiled = CompileText(hlo);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  auto loaded = LoadedModel::Load(*compiled);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  auto session =
-      (*loaded)->Prepare({Scalar<P::kS32>(0), Vec<P::kF32>({1, 2, 3, 4})});
-  ASSERT_TRUE(session.ok()) << session.status();
+  auto p = Prepare(hlo, {Scalar<P::kS32>(0), Vec<P::kF32>({1, 2, 3, 4})});
+  ASSERT_TRUE(p.ok()) << p.status();
+  LoadedModel::Session& session = *p->session;
   g_ticks = 0;
   g_fail_at_tick = 1;
   g_scale_calls = 0;
-  EXPECT_EQ((*session)->Run(), AOTC_ERROR_CUSTOM_CALL);
+  EXPECT_EQ(session.Run(), AOTC_ERROR_CUSTOM_CALL);
   EXPECT_EQ(g_ticks, 1);
   EXPECT_EQ(g_scale_calls, 0);
   // The same session succeeds once the function does.
   g_fail_at_tick = 0;
-  EXPECT_EQ((*session)->Run(), AOTC_OK);
+  EXPECT_EQ(session.Run(), AOTC_OK);
   EXPECT_EQ(g_scale_calls, 1);
-  EXPECT_EQ(Values<P::kF32>((*session)->Results()[1]),
+  EXPECT_EQ(Values<P::kF32>(session.Results()[1]),
             (std::vector<float>{4, 6, 8, 10}));
 }
 
@@ -220,21 +234,17 @@ ENTRY e {
   i = s32[] parameter(0)
   ROOT w = s32[] while(i), condition=cond, body=body
 })";
-  auto compiled = CompileText(hlo);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  auto loaded = LoadedModel::Load(*compiled);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  auto session = (*loaded)->Prepare({Scalar<P::kS32>(0)});
-  ASSERT_TRUE(session.ok()) << session.status();
+  auto p = Prepare(hlo, {Scalar<P::kS32>(0)});
+  ASSERT_TRUE(p.ok()) << p.status();
+  LoadedModel::Session& session = *p->session;
   g_ticks = 0;
   g_fail_at_tick = 0;
-  EXPECT_EQ((*session)->Run(), AOTC_OK);
+  EXPECT_EQ(session.Run(), AOTC_OK);
   EXPECT_EQ(g_ticks, 5);
-  EXPECT_EQ(Values<P::kS32>((*session)->Results()[0]),
-            (std::vector<int32_t>{5}));
+  EXPECT_EQ(Values<P::kS32>(session.Results()[0]), (std::vector<int32_t>{5}));
   g_ticks = 0;
   g_fail_at_tick = 3;
-  EXPECT_EQ((*session)->Run(), AOTC_ERROR_CUSTOM_CALL);
+  EXPECT_EQ(session.Run(), AOTC_ERROR_CUSTOM_CALL);
   EXPECT_EQ(g_ticks, 3);
   g_fail_at_tick = 0;
 }
@@ -245,11 +255,9 @@ ENTRY e {
   x = f32[4] parameter(0)
   ROOT y = f32[4] custom-call(x), custom_call_target="ext_not_defined_anywhere"
 })";
-  auto compiled = CompileText(hlo);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  auto loaded = LoadedModel::Load(*compiled);
-  ASSERT_FALSE(loaded.ok());
-  EXPECT_EQ(loaded.status().message(),
+  auto p = Prepare(hlo, {Vec<P::kF32>({1, 2, 3, 4})});
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().message(),
             "external function 'ext_not_defined_anywhere' (a custom-call "
             "target) is not defined in this process");
 }
