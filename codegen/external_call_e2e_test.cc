@@ -2,7 +2,8 @@
 // defined in this test binary (linked with ENABLE_EXPORTS, so the in-memory
 // linker finds them in the process) and called by compiled models between
 // fused loops, with the ABI of external_call_emitter.h: pointer arrays,
-// the opaque string, a tuple result, two targets in one model, a failing
+// the opaque string, a tuple result and a tuple operand, physical layouts,
+// two targets in one model, a failing
 // call that stops the run (also inside a while loop), and a target this
 // process does not define. Expected values are worked out by hand.
 #include <gtest/gtest.h>
@@ -183,6 +184,30 @@ ENTRY e {
   EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{1, 2}));
   EXPECT_EQ(Values<P::kS32>((*r)[1]), (std::vector<int32_t>{7}));
   EXPECT_EQ(g_last_opaque, R"({"k": 1})");
+}
+
+TEST(ExternalCallE2eTest, TupleOperandLeavesAndPhysicalLayouts) {
+  // A tuple operand passes its leaves in order: ext_split(t = (x, k)) sees
+  // inputs {x, k}: h = {1 * 3, 2 * 3} = {3, 6}, n = trunc(3 + 4) = 7.
+  // ext_scale by 1 copies bytes: y = f32[2,2]{0,1} [[1, 2], [3, 4]] is
+  // stored {1, 3, 2, 4}, so the row-major copy reads [[1, 3], [2, 4]].
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  k = s32[] parameter(1)
+  y = f32[2,2]{0,1} parameter(2)
+  t = (f32[4], s32[]) tuple(x, k)
+  p = (f32[2], s32[]) custom-call(t), custom_call_target="ext_split"
+  c = f32[2,2]{1,0} custom-call(y), custom_call_target="ext_scale", opaque="1 4"
+  ROOT out = ((f32[2], s32[]), f32[2,2]{1,0}) tuple(p, c)
+})";
+  // Literals are logical; the runner stores y column-major.
+  auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 3, 4}), Scalar<P::kS32>(3),
+                               MakeArray<P::kF32>({2, 2}, {1, 2, 3, 4})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{3, 6}));
+  EXPECT_EQ(Values<P::kS32>((*r)[1]), (std::vector<int32_t>{7}));
+  EXPECT_EQ(Values<P::kF32>((*r)[2]), (std::vector<float>{1, 3, 2, 4}));
 }
 
 TEST(ExternalCallE2eTest, FailureReturnsTheStatusAndStopsTheRun) {
