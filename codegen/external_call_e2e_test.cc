@@ -3,9 +3,9 @@
 // linker finds them in the process) and called by compiled models between
 // fused loops, with the ABI of external_call_emitter.h: pointer arrays,
 // the opaque string, a tuple result and a tuple operand, physical layouts,
-// two targets in one model, a failing
-// call that stops the run (also inside a while loop), and a target this
-// process does not define. Expected values are worked out by hand.
+// two targets in one model, a failing call that stops the run (also inside
+// a while loop), and a target this process does not define. Expected
+// values are worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cstdint>
