@@ -320,6 +320,9 @@ TEST(ExternalCallE2eTest, RefusedTargetsAreLocatedErrors) {
   EXPECT_EQ(error("aotc_parallel_for"),
             prefix + "aotc_parallel_for' uses the prefix 'aotc_' of the aotc "
                      "runtime");
+  EXPECT_EQ(error("memcpy"),
+            prefix + "memcpy' is a C library function that compiled code "
+                     "calls");
   EXPECT_EQ(error("m_run_packed"),
             prefix + "m_run_packed' is an entry point of the compiled model "
                      "itself");

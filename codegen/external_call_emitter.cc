@@ -23,6 +23,17 @@ using llvm::Value;
 // The runtime's symbols all start with this; a target may not.
 constexpr std::string_view kRuntimePrefix = "aotc_";
 
+// The C library functions compiled code calls (LLVM lowers copies and fills
+// to them); a target of the same name would replace them.
+constexpr std::string_view kLibcFunctions[] = {"memcpy", "memmove", "memset"};
+
+bool IsLibcFunction(std::string_view name) {
+  for (std::string_view f : kLibcFunctions) {
+    if (name == f) return true;
+  }
+  return false;
+}
+
 absl::Status TargetError(const Instruction& inst, std::string_view why) {
   return ErrorAt(inst.location(),
                  absl::StrCat("custom-call target '",
@@ -106,6 +117,9 @@ absl::Status CheckExternalCall(const Instruction& inst) {
   }
   if (target.starts_with(kRuntimePrefix)) {
     return TargetError(inst, "uses the prefix 'aotc_' of the aotc runtime");
+  }
+  if (IsLibcFunction(target)) {
+    return TargetError(inst, "is a C library function that compiled code calls");
   }
   if (!inst.called_computations().empty()) {
     return TargetError(inst,

@@ -18,9 +18,10 @@
 //
 // Refused, with a located error naming the target: targets that only run
 // on a device or in Python (DeviceOnlyTargetKind in
-// compiler/ir/custom_call_targets.h), targets that are not C identifiers or
-// that name the runtime's or the model's own symbols, custom-calls with
-// called computations or output-to-operand aliasing.
+// compiler/ir/custom_call_targets.h); targets that are not C identifiers,
+// or that name a runtime function, an entry point of the model, or memcpy,
+// memmove or memset; custom-calls with called computations or
+// output-to-operand aliasing.
 #ifndef AOTC_CODEGEN_EXTERNAL_CALL_EMITTER_H_
 #define AOTC_CODEGEN_EXTERNAL_CALL_EMITTER_H_
 
