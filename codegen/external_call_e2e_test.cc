@@ -210,6 +210,33 @@ ENTRY e {
   EXPECT_EQ(Values<P::kF32>((*r)[2]), (std::vector<float>{1, 3, 2, 4}));
 }
 
+TEST(ExternalCallE2eTest, OperandLayoutConstraintsAreHonored) {
+  // x = f32[2,2]{1,0} [[1, 2], [3, 4]] is constrained to {0,1}: the
+  // function sees the column-major bytes {1, 3, 2, 4}, which ext_scale by 1
+  // copies into the row-major result: [[1, 3], [2, 4]]. An operand already
+  // in its constrained layout (y) is passed in place: 10 * {5, 6}.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[2,2]{1,0} parameter(0)
+  y = f32[2]{0} parameter(1)
+  c = f32[2,2]{1,0} custom-call(x), custom_call_target="ext_scale", opaque="1 4", operand_layout_constraints={f32[2,2]{0,1}}
+  d = f32[2] custom-call(y), custom_call_target="ext_scale", opaque="10 2", operand_layout_constraints={f32[2]{0}}
+  ROOT out = (f32[2,2]{1,0}, f32[2]) tuple(c, d)
+})";
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto c = PlanInstruction(*(*module)->entry()->root()->operand(0));
+  auto d = PlanInstruction(*(*module)->entry()->root()->operand(1));
+  ASSERT_TRUE(c.ok() && d.ok());
+  EXPECT_EQ(c->scratch_bytes, 64);  // 16 bytes, aligned
+  EXPECT_EQ(d->scratch_bytes, 0);
+  auto r = CompileAndRun(hlo, {MakeArray<P::kF32>({2, 2}, {1, 2, 3, 4}),
+                               Vec<P::kF32>({5, 6})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{1, 3, 2, 4}));
+  EXPECT_EQ(Values<P::kF32>((*r)[1]), (std::vector<float>{50, 60}));
+}
+
 TEST(ExternalCallE2eTest, FailureReturnsTheStatusAndStopsTheRun) {
   // ext_tick fails on its first call: the run returns
   // AOTC_ERROR_CUSTOM_CALL and the ext_scale after it (it reads j) never
@@ -326,6 +353,11 @@ TEST(ExternalCallE2eTest, RefusedTargetsAreLocatedErrors) {
   EXPECT_EQ(error("m_run_packed"),
             prefix + "m_run_packed' is an entry point of the compiled model "
                      "itself");
+  EXPECT_EQ(error("my_op", ", operand_layout_constraints={f32[4], f32[4]}"),
+            prefix + "my_op' has 2 operand layout constraints for 1 operands");
+  EXPECT_EQ(error("my_op", ", operand_layout_constraints={f32[2]}"),
+            prefix + "my_op' constrains operand 0 of shape f32[4]{0} to "
+                     "f32[2]{0}");
   EXPECT_EQ(error("my_op", ", output_to_operand_aliasing={{}: (0, {})}"),
             prefix + "my_op' has output_to_operand_aliasing, which external "
                      "calls do not support");

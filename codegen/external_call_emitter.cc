@@ -80,6 +80,26 @@ absl::StatusOr<llvm::Function*> DeclareExternal(ModuleContext& mc,
   return f;
 }
 
+// The layout operand k must have in memory: its constraint in
+// `operand_layout_constraints`, or null when there is none.
+const Shape* ConstrainedOperand(const Instruction& inst, size_t k) {
+  const auto& constraints = inst.attrs().operand_layout_constraints;
+  if (!constraints.has_value() || k >= constraints->size()) return nullptr;
+  return &(*constraints)[k];
+}
+
+// Whether operand k is copied into scratch in its constrained layout first.
+bool NeedsRelayout(const Instruction& inst, size_t k) {
+  const Shape* constrained = ConstrainedOperand(inst, k);
+  return constrained != nullptr &&
+         constrained->layout().minor_to_major !=
+             inst.operand(k)->shape().layout().minor_to_major;
+}
+
+int64_t AlignUp(int64_t n) {
+  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+}
+
 }  // namespace
 
 bool IsExternalCustomCall(const Instruction& inst) {
@@ -126,6 +146,24 @@ absl::Status CheckExternalCall(const Instruction& inst) {
                        "calls computations, which an external function "
                        "cannot run");
   }
+  if (const auto& constraints = inst.attrs().operand_layout_constraints;
+      constraints.has_value()) {
+    if (constraints->size() != inst.operand_count()) {
+      return TargetError(inst, absl::StrCat("has ", constraints->size(),
+                                            " operand layout constraints for ",
+                                            inst.operand_count(), " operands"));
+    }
+    for (size_t k = 0; k < constraints->size(); ++k) {
+      const Shape& operand = inst.operand(k)->shape();
+      if (!operand.IsArray() || !(*constraints)[k].IsArray() ||
+          !operand.Compatible((*constraints)[k])) {
+        return TargetError(
+            inst, absl::StrCat("constrains operand ", k, " of shape ",
+                               operand.ToString(), " to ",
+                               (*constraints)[k].ToString()));
+      }
+    }
+  }
   if (inst.FindRawAttribute("output_to_operand_aliasing") != nullptr) {
     return TargetError(inst,
                        "has output_to_operand_aliasing, which external "
@@ -141,14 +179,43 @@ std::optional<StrategyPlan> PlanExternalCall(const Instruction& inst) {
   StrategyPlan plan;
   plan.name = "external-call";
   plan.may_fail = true;
+  // Operands in another layout than their constraint are copied into
+  // scratch, one buffer each, in the constrained layout.
+  for (size_t k = 0; k < inst.operand_count(); ++k) {
+    if (NeedsRelayout(inst, k)) {
+      plan.scratch_bytes += AlignUp(ConstrainedOperand(inst, k)->ByteSize());
+    }
+  }
   plan.emit = [](const LoopArgs& a) -> absl::Status {
     ASSIGN_OR_RETURN(llvm::Function * f, DeclareExternal(a.mc, a.inst));
     ASSIGN_OR_RETURN(std::string opaque, ExternalCallOpaque(a.inst));
-    std::vector<IrArray> inputs;
-    for (const std::vector<IrArray>& leaves : *a.ins) {
-      inputs.insert(inputs.end(), leaves.begin(), leaves.end());
-    }
     llvm::IRBuilderBase& b = a.b;
+    std::vector<IrArray> inputs;
+    int64_t scratch_offset = 0;
+    for (size_t k = 0; k < a.ins->size(); ++k) {
+      if (!NeedsRelayout(a.inst, k)) {
+        inputs.insert(inputs.end(), (*a.ins)[k].begin(), (*a.ins)[k].end());
+        continue;
+      }
+      const Shape& constrained = *ConstrainedOperand(a.inst, k);
+      IrArray copy(b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
+                                       b.getInt64(scratch_offset)),
+                   &constrained);
+      scratch_offset += AlignUp(constrained.ByteSize());
+      absl::Status status;
+      EmitArrayLoop(b, constrained, absl::StrCat(a.inst.name(), ".relayout"),
+                    [&](const Index& index) {
+                      if (!status.ok()) return;
+                      absl::StatusOr<Value*> v = a.ops[k][0](index);
+                      if (!v.ok()) {
+                        status = v.status();
+                        return;
+                      }
+                      copy.Write(b, index, *v);
+                    });
+      RETURN_IF_ERROR(status);
+      inputs.push_back(copy);
+    }
     Value* outputs_array = PointerArray(b, a.out, "outputs");
     Value* inputs_array = PointerArray(b, inputs, "inputs");
     Value* text = b.CreateGlobalString(

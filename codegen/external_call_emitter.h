@@ -8,7 +8,9 @@
 // outputs[i] points at the i-th array leaf of the result (depth first for a
 // tuple), inputs[i] at the i-th array leaf of the operands (operands in
 // order, each depth first), every buffer in the physical layout of its shape
-// (the model's arguments and results are the caller's buffers, the others
+// (for an operand with an entry in operand_layout_constraints, the
+// constrained layout: a copy in scratch when the operand's layout differs;
+// the model's arguments and results are the caller's buffers, the others
 // 64-byte aligned). Outputs overlap no input and no other output; inputs may
 // share buffers. opaque is the custom-call's `opaque` string, else its
 // `backend_config`, else "", NUL-terminated; opaque_len excludes the NUL. A
@@ -20,8 +22,9 @@
 // on a device or in Python (DeviceOnlyTargetKind in
 // compiler/ir/custom_call_targets.h); targets that are not C identifiers,
 // or that name a runtime function, an entry point of the model, or memcpy,
-// memmove or memset; custom-calls with called computations or
-// output-to-operand aliasing.
+// memmove or memset; custom-calls with called computations,
+// output-to-operand aliasing, or layout constraints that do not match their
+// operands' shapes.
 #ifndef AOTC_CODEGEN_EXTERNAL_CALL_EMITTER_H_
 #define AOTC_CODEGEN_EXTERNAL_CALL_EMITTER_H_
 
