@@ -2,7 +2,10 @@
 // the target and the call with its pointer arrays and opaque string.
 #include "codegen/external_call_emitter.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/escaping.h"
