@@ -1,6 +1,7 @@
 /* External functions for the custom-calls of unknown_custom_call.hlo and
- * failing_custom_call.hlo, with the ABI of docs/codegen.md, built as a shared
- * library that `aotc run --library` loads. */
+ * failing_custom_call.hlo, with the ABI of docs/codegen.md: built as a shared
+ * library that `aotc run --library` loads, and linked into external_main.c's
+ * program. */
 #include <stddef.h>
 
 /* y = 2 x over f32[4]. */
