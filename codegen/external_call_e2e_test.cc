@@ -301,6 +301,38 @@ ENTRY e {
   g_fail_at_tick = 0;
 }
 
+TEST(ExternalCallE2eTest, CallsWhoseResultsNobodyReadsStillRun) {
+  // A custom-call is a side effect: DCE keeps it and it runs even though
+  // its result is unused, once in the entry and twice in the while body
+  // (i = 0, 1 < 2), after optimization too.
+  const char* hlo = R"(HloModule m
+cond {
+  c = s32[] parameter(0)
+  two = s32[] constant(2)
+  ROOT lt = pred[] compare(c, two), direction=LT
+}
+body {
+  b = s32[] parameter(0)
+  unused = s32[] custom-call(b), custom_call_target="ext_tick"
+  one = s32[] constant(1)
+  ROOT next = s32[] add(b, one)
+}
+ENTRY e {
+  i = s32[] parameter(0)
+  unused = s32[] custom-call(i), custom_call_target="ext_tick"
+  ROOT w = s32[] while(i), condition=cond, body=body
+})";
+  for (bool optimize : {false, true}) {
+    SCOPED_TRACE(optimize ? "optimized" : "as written");
+    g_ticks = 0;
+    g_fail_at_tick = 0;
+    auto r = CompileAndRun(hlo, {Scalar<P::kS32>(0)}, 2, optimize);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(Values<P::kS32>((*r)[0]), (std::vector<int32_t>{2}));
+    EXPECT_EQ(g_ticks, 3);
+  }
+}
+
 TEST(ExternalCallE2eTest, MissingFunctionIsNamedWhenLoading) {
   const char* hlo = R"(HloModule m
 ENTRY e {
