@@ -140,7 +140,8 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
   }
   if (strategy.may_fail) {
     const std::vector<LeafGenerators> ops = readers();
-    LoopArgs args{mc_, *b_, inst, out, ops, nullptr, nullptr, scratch, &ins, {}};
+    LoopArgs args{mc_, *b_, inst, out, ops, nullptr, nullptr, scratch, &ins,
+                  {}};
     args.fail_if = [this](Value* failed, int status) {
       ReturnIf(failed, b_->getInt32(status));
     };

@@ -129,10 +129,10 @@ TEST(ExternalCallE2eTest, ScaleBetweenFusedLoops) {
   for (int opt : {0, 2}) {
     SCOPED_TRACE(::testing::Message() << "-O" << opt);
     g_scale_calls = 0;
-    auto r = CompileAndRun(kScaleBetweenFusions,
-                           {Vec<P::kF32>({1, 2, 3, 4}),
-                            Vec<P::kF32>({0.5f, -1, 2, 0})},
-                           opt, /*optimize=*/true);
+    auto r = CompileAndRun(
+        kScaleBetweenFusions,
+        {Vec<P::kF32>({1, 2, 3, 4}), Vec<P::kF32>({0.5f, -1, 2, 0})}, opt,
+        /*optimize=*/true);
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_EQ(Values<P::kF32>((*r)[0]),
               (std::vector<float>{10.3125f, 11.25f, 253.75f, -3.75f}));
@@ -230,8 +230,8 @@ ENTRY e {
   ASSERT_TRUE(c.ok() && d.ok());
   EXPECT_EQ(c->scratch_bytes, 64);  // 16 bytes, aligned
   EXPECT_EQ(d->scratch_bytes, 0);
-  auto r = CompileAndRun(hlo, {MakeArray<P::kF32>({2, 2}, {1, 2, 3, 4}),
-                               Vec<P::kF32>({5, 6})});
+  auto r = CompileAndRun(
+      hlo, {MakeArray<P::kF32>({2, 2}, {1, 2, 3, 4}), Vec<P::kF32>({5, 6})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{1, 3, 2, 4}));
   EXPECT_EQ(Values<P::kF32>((*r)[1]), (std::vector<float>{50, 60}));
@@ -349,8 +349,8 @@ ENTRY e {
 TEST(ExternalCallE2eTest, TheEvaluatorCannotCheckAnExternalCall) {
   auto module = LoadModuleFromString(kScaleBetweenFusions, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
-  auto r = EvaluateModule(**module, {Vec<P::kF32>({1, 2, 3, 4}),
-                                     Vec<P::kF32>({1, 2, 3, 4})});
+  auto r = EvaluateModule(
+      **module, {Vec<P::kF32>({1, 2, 3, 4}), Vec<P::kF32>({1, 2, 3, 4})});
   ASSERT_FALSE(r.ok());
   const std::string message(r.status().message());
   EXPECT_EQ(message.substr(0, message.find('\n')),
@@ -368,31 +368,39 @@ TEST(ExternalCallE2eTest, RefusedTargetsAreLocatedErrors) {
   };
   const std::string prefix = "test.hlo:4:8: error: custom-call target '";
   EXPECT_EQ(error("xla_ffi_python_cpu_callback"),
-            prefix + "xla_ffi_python_cpu_callback' is a Python callback, "
-                     "which cannot run in ahead-of-time compiled host code");
+            prefix +
+                "xla_ffi_python_cpu_callback' is a Python callback, "
+                "which cannot run in ahead-of-time compiled host code");
   EXPECT_EQ(error("__cudnn$convForward"),
-            prefix + "__cudnn$convForward' is a GPU target, which cannot run "
-                     "in ahead-of-time compiled host code");
+            prefix +
+                "__cudnn$convForward' is a GPU target, which cannot run "
+                "in ahead-of-time compiled host code");
   EXPECT_EQ(error("2op"),
-            prefix + "2op' is not a C identifier (or is a C or C++ keyword), "
-                     "so it cannot name an external function");
+            prefix +
+                "2op' is not a C identifier (or is a C or C++ keyword), "
+                "so it cannot name an external function");
   EXPECT_EQ(error("aotc_parallel_for"),
-            prefix + "aotc_parallel_for' uses the prefix 'aotc_' of the aotc "
-                     "runtime");
+            prefix +
+                "aotc_parallel_for' uses the prefix 'aotc_' of the aotc "
+                "runtime");
   EXPECT_EQ(error("memcpy"),
-            prefix + "memcpy' is a C library function that compiled code "
-                     "calls");
+            prefix +
+                "memcpy' is a C library function that compiled code "
+                "calls");
   EXPECT_EQ(error("m_run_packed"),
-            prefix + "m_run_packed' is an entry point of the compiled model "
-                     "itself");
+            prefix +
+                "m_run_packed' is an entry point of the compiled model "
+                "itself");
   EXPECT_EQ(error("my_op", ", operand_layout_constraints={f32[4], f32[4]}"),
             prefix + "my_op' has 2 operand layout constraints for 1 operands");
   EXPECT_EQ(error("my_op", ", operand_layout_constraints={f32[2]}"),
-            prefix + "my_op' constrains operand 0 of shape f32[4]{0} to "
-                     "f32[2]{0}");
+            prefix +
+                "my_op' constrains operand 0 of shape f32[4]{0} to "
+                "f32[2]{0}");
   EXPECT_EQ(error("my_op", ", output_to_operand_aliasing={{}: (0, {})}"),
-            prefix + "my_op' has output_to_operand_aliasing, which external "
-                     "calls do not support");
+            prefix +
+                "my_op' has output_to_operand_aliasing, which external "
+                "calls do not support");
   // Builtin targets keep their own refusal (AllocateBuffer is evaluated,
   // not compiled).
   EXPECT_EQ(error("AllocateBuffer"),

@@ -50,7 +50,8 @@ Value* PointerArray(llvm::IRBuilderBase& b, const std::vector<IrArray>& leaves,
       llvm::ArrayType::get(b.getPtrTy(), std::max<size_t>(leaves.size(), 1));
   llvm::AllocaInst* a = EntryAlloca(b, type, name);
   for (size_t k = 0; k < leaves.size(); ++k) {
-    b.CreateStore(leaves[k].base(), b.CreateConstInBoundsGEP2_64(type, a, 0, k));
+    b.CreateStore(leaves[k].base(),
+                  b.CreateConstInBoundsGEP2_64(type, a, 0, k));
   }
   return a;
 }
@@ -142,7 +143,8 @@ absl::Status CheckExternalCall(const Instruction& inst) {
     return TargetError(inst, "uses the prefix 'aotc_' of the aotc runtime");
   }
   if (IsLibcFunction(target)) {
-    return TargetError(inst, "is a C library function that compiled code calls");
+    return TargetError(inst,
+                       "is a C library function that compiled code calls");
   }
   if (!inst.called_computations().empty()) {
     return TargetError(inst,
@@ -160,10 +162,10 @@ absl::Status CheckExternalCall(const Instruction& inst) {
       const Shape& operand = inst.operand(k)->shape();
       if (!operand.IsArray() || !(*constraints)[k].IsArray() ||
           !operand.Compatible((*constraints)[k])) {
-        return TargetError(
-            inst, absl::StrCat("constrains operand ", k, " of shape ",
-                               operand.ToString(), " to ",
-                               (*constraints)[k].ToString()));
+        return TargetError(inst,
+                           absl::StrCat("constrains operand ", k, " of shape ",
+                                        operand.ToString(), " to ",
+                                        (*constraints)[k].ToString()));
       }
     }
   }
@@ -224,9 +226,9 @@ std::optional<StrategyPlan> PlanExternalCall(const Instruction& inst) {
     Value* text = b.CreateGlobalString(
         opaque, absl::StrCat(a.inst.name(), ".opaque"), 0, &a.mc.module());
     llvm::Type* size = f->getFunctionType()->getParamType(3);
-    Value* status = b.CreateCall(
-        f, {outputs_array, inputs_array, text,
-            llvm::ConstantInt::get(size, opaque.size())});
+    Value* status =
+        b.CreateCall(f, {outputs_array, inputs_array, text,
+                         llvm::ConstantInt::get(size, opaque.size())});
     a.fail_if(b.CreateICmpNE(status, b.getInt32(0)), AOTC_ERROR_CUSTOM_CALL);
     return absl::OkStatus();
   };

@@ -48,12 +48,12 @@ absl::StatusOr<Literal> EvalCustomCall(const Instruction& inst,
     return EvalAllocateBuffer(inst, operands);
   }
   // A builtin target gets here when its operands or shape are wrong.
-  return ErrorAt(inst.location(),
-                 absl::StrCat("custom-call target '", target, "' is not supported",
-                              IsBuiltinCustomCallTarget(target)
-                                  ? ""
-                                  : " by the reference evaluator, which cannot "
-                                    "run external functions"));
+  const char* why = IsBuiltinCustomCallTarget(target)
+                        ? ""
+                        : " by the reference evaluator, which cannot run "
+                          "external functions";
+  return ErrorAt(inst.location(), absl::StrCat("custom-call target '", target,
+                                               "' is not supported", why));
 }
 
 }  // namespace aotc::eval

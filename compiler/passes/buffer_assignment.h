@@ -11,8 +11,9 @@
 // depends on, and those with side effects (SideEffects in simplify_util.h)
 // with what they depend on, in definition order. Owned buffers live from
 // the instruction that writes them to the last instruction that reads them,
-// directly or through aliases (to the writer itself when nothing reads them). Buffers whose live ranges
-// do not overlap share bytes of one arena (first fit, 64-byte aligned).
+// directly or through aliases (to the writer itself when nothing reads
+// them). Buffers whose live ranges do not overlap share bytes of one arena
+// (first fit, 64-byte aligned).
 // An element-wise instruction (or a fusion that reads the operand only at
 // the output's own index) whose operand buffer dies there writes its result
 // in place. A root leaf written by the instruction that owns it goes
