@@ -89,7 +89,7 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(
 }
 
 // int checked(ptr args, ptr results, ptr temp): null and alignment checks,
-// then the entry computation.
+// then the entry computation, whose status it returns.
 llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
                             llvm::Function* entry, int64_t temp_bytes) {
   llvm::LLVMContext& ctx = m.getContext();
@@ -127,8 +127,7 @@ llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
                            b.getInt64(0)),
             kErrorMisalignedTemp);
   }
-  b.CreateCall(entry, {f->getArg(0), f->getArg(1), f->getArg(2)});
-  b.CreateRet(b.getInt32(0));
+  b.CreateRet(b.CreateCall(entry, {f->getArg(0), f->getArg(1), f->getArg(2)}));
   return f;
 }
 
@@ -267,6 +266,8 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   mc.set_target(target);
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;
+  sig.external_functions.assign(mc.external_functions().begin(),
+                                mc.external_functions().end());
   EmitEntryPoints(m, sig, EmitChecked(m, sig, entry.function, entry.temp_bytes));
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;

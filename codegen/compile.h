@@ -57,9 +57,10 @@ struct CompiledModel {
 };
 
 // Located errors for the first instruction (reachable from the entry) that
-// code generation does not support: convolution, scatter,
-// select-and-scatter, sort and custom-call are "not supported yet", as are
-// element types without a compute type here (complex, sub-byte, f8...).
+// code generation does not support: operations no strategy plans (e.g.
+// collectives) are "not supported yet", custom-calls that cannot be external
+// calls name their target and why (external_call_emitter.h), and element
+// types without a compute type here (s1, u1) are refused.
 absl::Status CheckSupported(const Module& module);
 
 absl::StatusOr<CompiledModel> CompileModule(const Module& module,

@@ -135,11 +135,19 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
     return ops;
   };
   if (strategy.prologue) {
-    RETURN_IF_ERROR(strategy.prologue(
-        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins}));
+    RETURN_IF_ERROR(strategy.prologue(LoopArgs{
+        mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins, {}}));
   }
-  if (std::optional<ParallelSplit> split = ChooseParallelSplit(strategy);
-      split.has_value()) {
+  if (strategy.may_fail) {
+    const std::vector<LeafGenerators> ops = readers();
+    LoopArgs args{mc_, *b_, inst, out, ops, nullptr, nullptr, scratch, &ins,
+                  {}};
+    args.fail_if = [this](Value* failed, int status) {
+      ReturnIf(failed, b_->getInt32(status));
+    };
+    RETURN_IF_ERROR(strategy.emit(args));
+  } else if (std::optional<ParallelSplit> split = ChooseParallelSplit(strategy);
+             split.has_value()) {
     RETURN_IF_ERROR(EmitParallelLoops(
         mc_, *b_, places_, {params_, results_, temp_},
         absl::StrCat(function_->getName().str(), ".task.", inst.name()), inst,
@@ -150,8 +158,8 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
         absl::StrCat(function_->getName().str(), ".loops.", inst.name()), inst,
         strategy, out, ins, scratch));
   } else {
-    RETURN_IF_ERROR(strategy.emit(
-        LoopArgs{mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins}));
+    RETURN_IF_ERROR(strategy.emit(LoopArgs{
+        mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins, {}}));
   }
   // Later users read these arrays with their own scopes.
   for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);
@@ -224,7 +232,7 @@ absl::StatusOr<BufferFunction> ComputationEmitter::Emit() {
   RETURN_IF_ERROR(PlanAll());
   llvm::LLVMContext& ctx = mc_.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+  auto* type = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx),
                                        {ptr, ptr, ptr}, false);
   function_ = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
                                      mc_.FunctionName(comp_, "comp"),
@@ -263,8 +271,9 @@ absl::StatusOr<BufferFunction> ComputationEmitter::Emit() {
     }
     Copy(IrArray(result_ptrs_[r], &root[r].shape()), root[r]);
   }
-  b_->CreateRetVoid();
-  return BufferFunction{function_, SharedRegionOffset() + shared_bytes_};
+  b_->CreateRet(b_->getInt32(0));
+  return BufferFunction{function_, SharedRegionOffset() + shared_bytes_,
+                        may_fail_};
 }
 
 absl::StatusOr<BufferFunction> ModuleContext::GetBufferFunction(

@@ -1,5 +1,5 @@
 // Buffer-level lowering of a computation into
-//   void f(ptr params, ptr results, ptr temp)
+//   i32 f(ptr params, ptr results, ptr temp)
 // (see BufferFunction in module_context.h). Internal to codegen/.
 //
 // Every live instruction gets a place for its value:
@@ -10,6 +10,8 @@
 //     copy, every bit kept);
 //   - while, conditional and call run the buffer functions of their
 //     computations (control_flow_emitter.cc);
+//   - a failing external call (a custom-call's function) or a failing
+//     callee makes f return its status at once;
 //   - everything else writes buffers of its own in `temp`, with the loops of
 //     the first codegen strategy that plans it (strategy.h), split over
 //     threads through the parallel-for hook when the work is large enough
@@ -71,6 +73,9 @@ class ComputationEmitter {
                                   const std::vector<IrArray>& params,
                                   const std::vector<IrArray>& results);
   llvm::Value* PointerArray(const std::vector<IrArray>& arrays);
+  // When `failed` holds, the function returns `status`; the builder
+  // continues on the other path.
+  void ReturnIf(llvm::Value* failed, llvm::Value* status);
   void Copy(const IrArray& to, const IrArray& from);
 
   // Arrays over `offsets` in temp, or over the result pointers that
@@ -90,6 +95,7 @@ class ComputationEmitter {
   int64_t own_bytes_ = 0;
   int owned_count_ = 0;  // instructions with buffers of their own
   int64_t shared_bytes_ = 0;  // max of callees' temp and strategy scratch
+  bool may_fail_ = false;     // some path returns a nonzero status
   llvm::Function* function_ = nullptr;
   std::unique_ptr<llvm::IRBuilder<>> b_;
   llvm::Value* params_ = nullptr;

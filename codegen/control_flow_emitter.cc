@@ -34,12 +34,25 @@ void ComputationEmitter::Copy(const IrArray& to, const IrArray& from) {
                    llvm::MaybeAlign(1), bytes);
 }
 
+void ComputationEmitter::ReturnIf(Value* failed, Value* status) {
+  llvm::LLVMContext& ctx = b_->getContext();
+  auto* fail = llvm::BasicBlock::Create(ctx, "failed", function_);
+  auto* ok = llvm::BasicBlock::Create(ctx, "ok", function_);
+  b_->CreateCondBr(failed, fail, ok);
+  b_->SetInsertPoint(fail);
+  b_->CreateRet(status);
+  b_->SetInsertPoint(ok);
+  may_fail_ = true;
+}
+
 absl::Status ComputationEmitter::CallBufferFunction(
     const Computation& callee, const std::vector<IrArray>& params,
     const std::vector<IrArray>& results) {
   ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(callee));
-  b_->CreateCall(f.function, {PointerArray(params), PointerArray(results),
-                              TempAt(SharedRegionOffset())});
+  Value* status =
+      b_->CreateCall(f.function, {PointerArray(params), PointerArray(results),
+                                  TempAt(SharedRegionOffset())});
+  if (f.may_fail) ReturnIf(b_->CreateICmpNE(status, b_->getInt32(0)), status);
   return absl::OkStatus();
 }
 

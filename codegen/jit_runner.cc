@@ -16,6 +16,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -104,6 +105,15 @@ absl::StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(
       j.getDataLayout().getGlobalPrefix());
   if (!process) return FromLlvm(process.takeError(), "cannot search this process");
   lib.addGenerator(std::move(*process));
+  // Checked here so that a missing one is named plainly, not in a linker
+  // error while the entry point is looked up.
+  for (const std::string& name : model.signature.external_functions) {
+    if (llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name) == nullptr) {
+      return absl::NotFoundError(absl::StrCat(
+          "external function '", name,
+          "' (a custom-call target) is not defined in this process"));
+    }
+  }
   if (llvm::Error e = j.addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
           model.object, model.signature.name + ".o"))) {
     return FromLlvm(std::move(e), "cannot link the object");

@@ -5,7 +5,11 @@
 // JITLink (through ORC's ObjectLinkingLayer), exactly as a system linker
 // would link it into a program: the code that runs is the code that ships.
 // memcpy/memset/memmove resolve to this process's C library and the aotc_*
-// runtime functions to the runtime library linked into this process.
+// runtime functions to the runtime library linked into this process. The
+// external functions of custom-calls (docs/codegen.md) resolve to symbols
+// this process exports (a test binary linked with ENABLE_EXPORTS, or a
+// shared library it loaded); loading fails with an error naming the first
+// one that is missing.
 #ifndef AOTC_CODEGEN_JIT_RUNNER_H_
 #define AOTC_CODEGEN_JIT_RUNNER_H_
 

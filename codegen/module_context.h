@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -17,13 +18,15 @@
 
 namespace aotc::codegen {
 
-// A computation lowered to `void f(ptr params, ptr results, ptr temp)`:
+// A computation lowered to `i32 f(ptr params, ptr results, ptr temp)`:
 // params and results are arrays of pointers to the array leaves of the
 // parameters (flattened in parameter order) and of the root; temp is scratch
-// of temp_bytes bytes, 64-byte aligned.
+// of temp_bytes bytes, 64-byte aligned. f returns 0, or the aotc status of
+// the first external function that failed (only when may_fail).
 struct BufferFunction {
   llvm::Function* function = nullptr;
   int64_t temp_bytes = 0;
+  bool may_fail = false;
 };
 
 using ::aotc::kBufferAlignment;  // compiler/passes/buffer_assignment.h
@@ -62,6 +65,15 @@ class ModuleContext {
   // A fresh internal symbol name for a computation's function.
   std::string FunctionName(const Computation& comp, const char* kind);
 
+  // The external functions the module calls (external_call_emitter.h),
+  // which the generated header declares.
+  const std::set<std::string>& external_functions() const {
+    return external_functions_;
+  }
+  void AddExternalFunction(const std::string& name) {
+    external_functions_.insert(name);
+  }
+
  private:
   bool strict_fp_ = false;
   TargetInfo target_;
@@ -70,6 +82,7 @@ class ModuleContext {
   std::map<std::string, llvm::GlobalVariable*> constants_;
   std::map<const Computation*, llvm::Function*> scalar_functions_;
   std::map<const Computation*, BufferFunction> buffer_functions_;
+  std::set<std::string> external_functions_;
   int next_function_ = 0;
 };
 

@@ -7,7 +7,8 @@
 // at -O0 and -O2, for this host and for
 // baseline x86-64 and AArch64 CPUs (where rounding or half-precision
 // instructions are missing and LLVM would otherwise call libm or
-// compiler-rt).
+// compiler-rt). A model with external calls (custom-calls) adds exactly
+// their functions to the undefined symbols.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -150,6 +151,45 @@ TEST(ObjectSymbolsTest, OnlyRuntimeAndMemorySymbolsAreUndefined) {
       EXPECT_EQ(symbols.global_defined,
                 (std::set<std::string>{"mathy_run", "mathy_run_packed"}));
     }
+  }
+}
+
+// The external functions of custom-calls are undefined symbols of their
+// own names, also on a 32-bit target (where opaque_len is 32 bits wide).
+TEST(ObjectSymbolsTest, ExternalCallsAreUndefinedSymbols) {
+  auto module = LoadModuleFromString(R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  y = f32[4] custom-call(x), custom_call_target="my_op", opaque="a"
+  z = f32[4] custom-call(y), custom_call_target="other_op"
+  ROOT w = f32[4] custom-call(z), custom_call_target="my_op"
+})",
+                                     "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  for (Target target :
+       {Target{"", ""}, Target{"aarch64-unknown-linux-gnu", "generic"},
+        Target{"i686-unknown-linux-gnu", "generic"}}) {
+    SCOPED_TRACE(::testing::Message() << "target '" << target.triple << "'");
+    CompileOptions options;
+    options.name = "ext";
+    options.target_triple = target.triple;
+    options.cpu = target.cpu;
+    auto compiled = CompileModule(**module, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const Symbols symbols = ReadSymbols(compiled->object);
+    EXPECT_EQ(symbols.undefined.count("my_op"), 1u);
+    EXPECT_EQ(symbols.undefined.count("other_op"), 1u);
+    // i686 position-independent code also names the GOT, which the
+    // linker defines.
+    const std::set<std::string> allowed = {"my_op",   "other_op", "memcpy",
+                                           "memset",  "memmove",
+                                           "_GLOBAL_OFFSET_TABLE_"};
+    for (const std::string& name : symbols.undefined) {
+      EXPECT_TRUE(allowed.count(name) || name.rfind("aotc_", 0) == 0)
+          << "undefined symbol " << name;
+    }
+    EXPECT_EQ(symbols.global_defined,
+              (std::set<std::string>{"ext_run", "ext_run_packed"}));
   }
 }
 

@@ -85,7 +85,7 @@ absl::StatusOr<llvm::Function*> EmitLoopFunction(
   Value* task_scratch = scratch == nullptr ? nullptr : rebase(scratch);
   RETURN_IF_ERROR(plan.emit(LoopArgs{
       mc, tb, inst, task_out, ops, ranged ? task->getArg(1) : nullptr,
-      ranged ? task->getArg(2) : nullptr, task_scratch, &task_ins}));
+      ranged ? task->getArg(2) : nullptr, task_scratch, &task_ins, {}}));
   tb.CreateRetVoid();
   return task;
 }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/dot_emitter.h"
+#include "codegen/external_call_emitter.h"
 #include "codegen/gemm_emitter.h"
 #include "codegen/ir_types.h"
 #include "codegen/reduce_loop_emitter.h"
@@ -151,6 +152,7 @@ const std::vector<Strategy>& Strategies() {
           {"reduce-loop", AnyTarget<PlanReduceLoop>},
           {"sort", AnyTarget<PlanSort>},
           {"top-k", AnyTarget<PlanTopK>},
+          {"external-call", AnyTarget<PlanExternalCall>},
           {"scatter", AnyTarget<PlanScatter>},
           {"select-and-scatter", AnyTarget<PlanSelectAndScatter>},
           {"variadic-reduce", AnyTarget<PlanVariadicReduce>},
@@ -167,6 +169,7 @@ absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
       return *std::move(plan);
     }
   }
+  if (IsExternalCustomCall(inst)) RETURN_IF_ERROR(CheckExternalCall(inst));
   std::string what = absl::StrCat("'", Sv(OpcodeName(inst.opcode())), "'");
   if (inst.opcode() == Opcode::kCustomCall) {
     absl::StrAppend(&what, " (", inst.attrs().custom_call_target, ")");

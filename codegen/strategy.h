@@ -47,6 +47,10 @@ struct LoopArgs {
   // The operands' leaves as arrays in memory (the buffers `ops` read), for
   // strategies that address an operand directly.
   const std::vector<std::vector<IrArray>>* ins = nullptr;
+  // For plans that may fail (StrategyPlan::may_fail): emits "when `failed`
+  // (an i1) holds, the buffer function returns aotc status `status`", and
+  // leaves the builder on the path where it does not.
+  std::function<void(llvm::Value* failed, int status)> fail_if;
 };
 
 struct StrategyPlan {
@@ -68,6 +72,10 @@ struct StrategyPlan {
   // parallel loop, tasks must use disjoint parts of it.
   int64_t scratch_bytes = 0;
   std::function<absl::Status(const LoopArgs&)> emit;
+  // The emitted code can fail at run time (an external function's status):
+  // it is emitted once, inline in the buffer function (never split over
+  // threads, never outlined), and gets LoopArgs::fail_if.
+  bool may_fail = false;
 };
 
 struct Strategy {

@@ -22,6 +22,8 @@ const char* aotc_status_message(int status) {
       return "temp buffer is not aligned to the model's alignment";
     case AOTC_ERROR_OUT_OF_MEMORY:
       return "out of memory";
+    case AOTC_ERROR_CUSTOM_CALL:
+      return "an external custom-call function failed";
     default:
       return "unknown aotc status code";
   }

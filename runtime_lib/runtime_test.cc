@@ -25,6 +25,8 @@ TEST(StatusTest, MessagesOfKnownCodes) {
   EXPECT_STREQ(aotc_status_message(AOTC_ERROR_MISALIGNED_TEMP),
                "temp buffer is not aligned to the model's alignment");
   EXPECT_STREQ(aotc_status_message(AOTC_ERROR_OUT_OF_MEMORY), "out of memory");
+  EXPECT_STREQ(aotc_status_message(AOTC_ERROR_CUSTOM_CALL),
+               "an external custom-call function failed");
 }
 
 TEST(StatusTest, CodesAreStableNumbers) {
@@ -34,10 +36,11 @@ TEST(StatusTest, CodesAreStableNumbers) {
   EXPECT_EQ(AOTC_ERROR_NULL_TEMP, 3);
   EXPECT_EQ(AOTC_ERROR_MISALIGNED_TEMP, 4);
   EXPECT_EQ(AOTC_ERROR_OUT_OF_MEMORY, 5);
+  EXPECT_EQ(AOTC_ERROR_CUSTOM_CALL, 6);
 }
 
 TEST(StatusTest, UnknownCodesGetAMessage) {
-  for (int code : {-1, 6, 1000, INT32_MIN, INT32_MAX}) {
+  for (int code : {-1, 7, 1000, INT32_MIN, INT32_MAX}) {
     EXPECT_STREQ(aotc_status_message(code), "unknown aotc status code") << code;
   }
 }

@@ -214,6 +214,12 @@ cl::list<std::string> run_inputs(
              "or for a leaf of a tuple parameter (NAME.1.0) (.npy); may "
              "repeat"),
     cl::sub(run_cmd), cl::cat(aotc_category));
+cl::list<std::string> run_libraries(
+    "library", cl::value_desc("FILE"),
+    cl::desc("Load this shared library first, so that its functions serve "
+             "the model's external calls (custom-calls, docs/codegen.md); "
+             "may repeat"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<uint64_t> run_random(
     "random-inputs", cl::value_desc("SEED"),
     cl::desc("Seeded random values for every parameter (or tuple leaf) "
@@ -271,7 +277,8 @@ int main(int argc, char** argv) {
           "[--strict-fp] "
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-          "[--output-dir DIR] [--check] [--bench N] [--threads N]\n\n"
+          "[--output-dir DIR] [--check] [--bench N] [--threads N]\n"
+          "      [--library FILE]...\n\n"
           "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
           &errs)) {
     errs.flush();
@@ -352,6 +359,7 @@ int main(int argc, char** argv) {
       options.inputs.random_seed = run_random.getValue();
     }
     options.output_dir = run_output_dir;
+    options.libraries.assign(run_libraries.begin(), run_libraries.end());
     options.check = run_check;
     if (run_threads < 1 || run_threads > 1024) {
       std::fprintf(stderr, "aotc: error: --threads must be 1..1024\n");

@@ -61,6 +61,8 @@ struct RunCommandOptions {
   std::string model;
   InputOptions inputs;
   std::string output_dir;  // empty: print results only
+  // Shared libraries loaded before linking, for external calls.
+  std::vector<std::string> libraries;
   bool check = false;      // compare with the reference evaluator
   int64_t max_work = 0;    // evaluator budget for --check; 0: no limit
   int64_t bench = 0;       // timed runs after the first; 0: none

@@ -17,6 +17,7 @@
 #include "tools/commands.h"
 #include "tools/compare.h"
 #include "tools/thread_pool.h"
+#include "llvm/Support/DynamicLibrary.h"
 
 namespace aotc {
 namespace {
@@ -83,6 +84,15 @@ int RunRun(const RunCommandOptions& options) {
   absl::StatusOr<std::vector<Literal>> args =
       BindInputs(*(*module)->entry(), options.inputs);
   if (!args.ok()) return ReportError(args.status());
+  // Loaded globally, so the linker finds their functions in this process.
+  for (const std::string& library : options.libraries) {
+    std::string error;
+    if (llvm::sys::DynamicLibrary::LoadLibraryPermanently(library.c_str(),
+                                                          &error)) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat("cannot load library '", library, "': ", error)));
+    }
+  }
   absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> loaded =
       codegen::LoadedModel::Load(*compiled);
   if (!loaded.ok()) return ReportError(loaded.status());
@@ -104,7 +114,8 @@ int RunRun(const RunCommandOptions& options) {
   const int status = (*session)->Run();
   if (status != 0) {
     return ReportError(absl::InternalError(
-        absl::StrCat("the compiled model returned status ", status)));
+        absl::StrCat("the compiled model returned status ", status, ": ",
+                     aotc_status_message(status))));
   }
   const std::vector<Literal> results = (*session)->Results();
 

@@ -246,6 +246,31 @@ ENTRY e {
   ROOT r = f32[2] add(a, q)
 })";
 
+// A program defines the external functions the header declares: C rejects
+// a definition whose type differs from the declaration, and so does C++
+// for a function with C linkage.
+TEST(HeaderCompileTest, ExternalFunctionsAsC99AndCxx17) {
+  fs::path dir = TestDir();
+  ModelSignature sig = RunningExample();
+  sig.external_functions = {"my_op", "other_op"};
+  WriteFile(dir / "running_example.h", GenerateHeader(sig));
+  constexpr std::string_view kDefinitions = R"(#include "running_example.h"
+int my_op(void* const* outputs, const void* const* inputs, const char* opaque,
+          size_t opaque_len) {
+  *(float*)outputs[0] = *(const float*)inputs[0];
+  return opaque[opaque_len];
+}
+int other_op(void* const* outputs, const void* const* inputs,
+             const char* opaque, size_t opaque_len) {
+  return outputs == 0 || inputs == 0 || opaque == 0 || opaque_len > 0;
+}
+)";
+  WriteFile(dir / "ops.c", kDefinitions);
+  EXPECT_EQ(CompileC(dir, dir / "ops.c"), 0);
+  WriteFile(dir / "ops.cc", kDefinitions);
+  EXPECT_EQ(CompileCxx(dir, dir / "ops.cc"), 0);
+}
+
 TEST(HeaderCompileTest, TupleParameterAsC99AndCxx17) {
   fs::path dir = TestDir();
   WriteFile(dir / "tup.h",

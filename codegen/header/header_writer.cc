@@ -214,7 +214,11 @@ void WriteLeadingComment(const ModelSignature& sig,
       out, " *\n * ", sig.name,
       "_run returns 0 on success, otherwise an aotc_status code\n"
       " * (aotc/runtime.h): a buffer is null, or temp is not aligned to\n * ",
-      upper, "_ALIGNMENT bytes.\n */\n");
+      upper, "_ALIGNMENT bytes",
+      sig.external_functions.empty()
+          ? ".\n */\n"
+          : ", or an external function failed\n * "
+            "(AOTC_ERROR_CUSTOM_CALL).\n */\n");
 }
 
 void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
@@ -251,6 +255,25 @@ void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
   }
 }
 
+// The prototypes of the external functions the model calls, which the user
+// defines (docs/codegen.md).
+void WriteExternalFunctions(const ModelSignature& sig, std::string* out) {
+  if (sig.external_functions.empty()) return;
+  absl::StrAppend(
+      out, "/* External functions ", RunSymbol(sig),
+      " calls for custom-calls; the program defines them.\n"
+      " * outputs[i] and inputs[i] point at the custom-call's result and\n"
+      " * operand leaves, opaque is its opaque string (NUL-terminated,\n"
+      " * opaque_len bytes before the NUL). Return 0 on success; anything\n"
+      " * else makes ", RunSymbol(sig), " return AOTC_ERROR_CUSTOM_CALL. */\n");
+  for (const std::string& name : sig.external_functions) {
+    absl::StrAppend(out, "int ", name,
+                    "(void* const* outputs, const void* const* inputs,\n"
+                    "    const char* opaque, size_t opaque_len);\n");
+  }
+  out->append("\n");
+}
+
 void WriteDeclarations(const ModelSignature& sig,
                        const std::vector<Buffer>& buffers,
                        const std::string& upper, std::string* out) {
@@ -277,6 +300,7 @@ void WriteDeclarations(const ModelSignature& sig,
   absl::StrAppend(out, "int ", RunPackedSymbol(sig),
                   "(const void* const* args, void* const* results,\n"
                   "    void* temp);\n\n");
+  WriteExternalFunctions(sig, out);
   out->append("#ifdef __cplusplus\n}  /* extern \"C\" */\n#endif\n");
 }
 

@@ -94,6 +94,7 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
   j["cpp_class"] = sig.cpp_namespace.empty()
                        ? CppClassName(sig)
                        : sig.cpp_namespace + "::" + CppClassName(sig);
+  j["external_functions"] = sig.external_functions;
   j["temp_bytes"] = sig.temp_bytes;
   j["alignment"] = sig.alignment;
   j["args"] = TensorListJson(sig.args, sig.tuple_parameters);

@@ -50,6 +50,7 @@ constexpr std::string_view kTinyJson = R"({
   },
   "header": "tiny.h",
   "cpp_class": "Tiny",
+  "external_functions": [],
   "temp_bytes": 128,
   "alignment": 64,
   "args": [
@@ -88,6 +89,14 @@ constexpr std::string_view kTinyJson = R"({
 TEST(ModelJsonTest, GoldenTinyJson) {
   EXPECT_EQ(GenerateJson(Tiny()), kTinyJson);
   EXPECT_EQ(GenerateJson(Tiny()), GenerateJson(Tiny()));
+}
+
+TEST(ModelJsonTest, ListsTheExternalFunctions) {
+  ModelSignature sig = Tiny();
+  sig.external_functions = {"my_op", "other_op"};
+  nlohmann::json j = nlohmann::json::parse(GenerateJson(sig));
+  EXPECT_EQ(j["external_functions"],
+            (std::vector<std::string>{"my_op", "other_op"}));
 }
 
 TEST(ModelJsonTest, FieldsOfAMixedModule) {

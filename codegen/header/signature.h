@@ -84,6 +84,9 @@ struct ModelSignature {
   std::string cpu;
   std::string features;
   std::string aotc_version;
+  // The external C functions the compiled code calls (custom-calls, see
+  // docs/codegen.md), sorted; filled in by the code generator.
+  std::vector<std::string> external_functions;
 };
 
 // Builds the signature of `module`'s entry computation. `name` must be a

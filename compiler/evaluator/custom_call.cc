@@ -5,7 +5,8 @@
 // aliases them to their operand like get-tuple-element. AllocateBuffer's
 // contents are unspecified until written; the evaluator returns zeros so that
 // results are deterministic. Every other target is refused with an error naming
-// it.
+// it: code generation calls it as an external function, which the evaluator
+// has no implementation of, so `aotc run --check` cannot check such a module.
 #include <string>
 
 #include "compiler/evaluator/kernel_util.h"
@@ -46,8 +47,13 @@ absl::StatusOr<Literal> EvalCustomCall(const Instruction& inst,
   if (target == kAllocateBufferTarget) {
     return EvalAllocateBuffer(inst, operands);
   }
+  // A builtin target gets here when its operands or shape are wrong.
+  const char* why = IsBuiltinCustomCallTarget(target)
+                        ? ""
+                        : " by the reference evaluator, which cannot run "
+                          "external functions";
   return ErrorAt(inst.location(), absl::StrCat("custom-call target '", target,
-                                               "' is not supported"));
+                                               "' is not supported", why));
 }
 
 }  // namespace aotc::eval

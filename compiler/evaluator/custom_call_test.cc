@@ -83,24 +83,32 @@ TEST(CustomCallTest, OtherTargetsAndMisshapenAnnotationsAreRefused) {
   struct Case {
     std::string root;
     std::string target;
+    bool external;  // not a target aotc interprets
   };
-  // Unknown targets; an annotation that changes the shape (as
-  // SPMDFullToShardShape does across devices) or has two operands is not
-  // an identity, and the evaluator cannot compute it either.
+  // Unknown targets (external functions in compiled code); an annotation
+  // that changes the shape (as SPMDFullToShardShape does across devices) or
+  // has two operands is not an identity, and the evaluator cannot compute
+  // it either.
   const std::vector<Case> cases = {
-      {R"(f32[4] custom-call(x), custom_call_target="my_kernel")", "my_kernel"},
+      {R"(f32[4] custom-call(x), custom_call_target="my_kernel")", "my_kernel",
+       true},
       {R"(f32[2] custom-call(x), custom_call_target="SPMDFullToShardShape")",
-       "SPMDFullToShardShape"},
+       "SPMDFullToShardShape", false},
       {R"(f32[4] custom-call(x, x), custom_call_target="Sharding")",
-       "Sharding"},
-      {R"(f32[4] custom-call(x), custom_call_target="xla.sdy")", "xla.sdy"},
+       "Sharding", false},
+      {R"(f32[4] custom-call(x), custom_call_target="xla.sdy")", "xla.sdy",
+       true},
   };
   for (const Case& c : cases) {
     absl::StatusOr<Literal> r = RunRoot(c.root);
     ASSERT_FALSE(r.ok()) << c.root;
     EXPECT_EQ(r.status().message(),
               "test.hlo:4:8: error: custom-call target '" + c.target +
-                  "' is not supported\n  ROOT y = " + c.root + "\n       ^");
+                  "' is not supported" +
+                  (c.external ? " by the reference evaluator, which cannot "
+                                "run external functions"
+                              : "") +
+                  "\n  ROOT y = " + c.root + "\n       ^");
   }
   // AllocateBuffer takes no operands.
   absl::StatusOr<Literal> r =

@@ -154,7 +154,8 @@ TEST(KernelChecksTest, UnsupportedCustomCallTarget) {
   Harness h(Opcode::kCustomCall, F32({4}), {F32({4})});
   h.inst->mutable_attrs().custom_call_target = "MyKernel";
   EXPECT_EQ(Message(EvalCustomCall(*h.inst, h.operands, NoCall)),
-            "k.hlo:3:5: error: custom-call target 'MyKernel' is not supported");
+            "k.hlo:3:5: error: custom-call target 'MyKernel' is not supported "
+            "by the reference evaluator, which cannot run external functions");
 }
 
 TEST(KernelChecksTest, DotContractingSizeMismatch) {

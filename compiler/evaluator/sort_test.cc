@@ -386,7 +386,8 @@ ENTRY e {
   absl::StatusOr<Literal> r = testing_util::Run(hlo, {F32({4}, {1, 2, 3, 4})});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(),
-            "test.hlo:4:8: error: custom-call target 'Foo' is not supported\n"
+            "test.hlo:4:8: error: custom-call target 'Foo' is not supported "
+            "by the reference evaluator, which cannot run external functions\n"
             "  ROOT y = f32[4] custom-call(x), custom_call_target=\"Foo\"\n"
             "       ^");
 }

@@ -1,4 +1,4 @@
-// The identity custom-call targets, as one ordered list.
+// The identity custom-call targets and the device-only targets, as lists.
 #include "compiler/ir/custom_call_targets.h"
 
 namespace aotc {
@@ -18,6 +18,39 @@ constexpr std::string_view kIdentityTargets[] = {
 };
 constexpr std::string_view kIdentityTargetPrefix = "xla.sdy.";
 
+// Targets that need a Python interpreter, a GPU or a TPU at run time, by
+// prefix: JAX's and XLA's callback targets, XLA's GPU library calls
+// (`__cublas$gemm`, `__cudnn$convForward`, `__cub$DeviceRadixSort`,
+// `__gpu$...`, `__triton`), JAX's CUDA and ROCm kernels (`cu_threefry2x32`,
+// `cusolver_getrf`, `hipblas_...`) and TPU kernels.
+struct DeviceOnlyPrefix {
+  std::string_view prefix;
+  std::string_view kind;
+};
+constexpr DeviceOnlyPrefix kDeviceOnlyPrefixes[] = {
+    {"xla_python_", "a Python callback"},
+    {"xla_ffi_python_", "a Python callback"},
+    {"xla_ffi_partial_python_", "a Python callback"},
+    {"__cub", "a GPU target"},  // __cub$..., __cublas$..., __cublasLt$...
+    {"__cudnn", "a GPU target"},
+    {"__cusolver", "a GPU target"},
+    {"__gpu", "a GPU target"},
+    {"__triton", "a GPU target"},
+    {"triton_kernel_call", "a GPU target"},
+    {"mosaic_gpu", "a GPU target"},
+    {"cu_", "a GPU target"},
+    {"cublas", "a GPU target"},
+    {"cudnn", "a GPU target"},
+    {"cusolver", "a GPU target"},
+    {"cusparse", "a GPU target"},
+    {"hip_", "a GPU target"},
+    {"hipblas", "a GPU target"},
+    {"hipsolver", "a GPU target"},
+    {"hipsparse", "a GPU target"},
+    {"tpu_custom_call", "a TPU target"},
+    {"MegaScale", "a TPU target"},
+};
+
 }  // namespace
 
 bool IsIdentityCustomCallTarget(std::string_view target) {
@@ -32,6 +65,18 @@ bool IsIdentityCustomCall(const Instruction& inst) {
          IsIdentityCustomCallTarget(inst.attrs().custom_call_target) &&
          inst.operand_count() == 1 &&
          inst.shape().Compatible(inst.operand(0)->shape());
+}
+
+bool IsBuiltinCustomCallTarget(std::string_view target) {
+  return target == "TopK" || target == kAllocateBufferTarget ||
+         IsIdentityCustomCallTarget(target);
+}
+
+std::string_view DeviceOnlyTargetKind(std::string_view target) {
+  for (const DeviceOnlyPrefix& p : kDeviceOnlyPrefixes) {
+    if (target.starts_with(p.prefix)) return p.kind;
+  }
+  return {};
 }
 
 }  // namespace aotc

@@ -1,4 +1,5 @@
-// Custom-call targets aotc gives a meaning to by name.
+// Custom-call targets aotc gives a meaning to by name, and the ones it
+// refuses by name.
 //
 // XLA writes sharding, SPMD and memory-placement annotations as custom-calls
 // whose value is their operand: `Sharding`, `SPMDFullToShardShape`,
@@ -8,6 +9,11 @@
 // The evaluator reads them as their operand and the custom-call simplifier
 // (compiler/passes/custom_call_simplifier.h) removes them; both ask the
 // predicate below, so the list lives in one place.
+//
+// Code generation turns every other target into a call to an external C
+// function of that name (codegen/external_call_emitter.h), except targets
+// that can never run in ahead-of-time compiled host code: Python callbacks
+// and GPU or TPU kernels (DeviceOnlyTargetKind below, docs/codegen.md).
 #ifndef AOTC_COMPILER_IR_CUSTOM_CALL_TARGETS_H_
 #define AOTC_COMPILER_IR_CUSTOM_CALL_TARGETS_H_
 
@@ -29,6 +35,14 @@ bool IsIdentityCustomCallTarget(std::string_view target);
 // MoveToHost result carries the host memory space). Its value is its
 // operand's.
 bool IsIdentityCustomCall(const Instruction& inst);
+
+// Whether aotc itself gives `target` its meaning (TopK, AllocateBuffer, the
+// identity annotations): such a target is never an external function.
+bool IsBuiltinCustomCallTarget(std::string_view target);
+
+// Why `target` can never run in ahead-of-time compiled host code: "a Python
+// callback", "a GPU target" or "a TPU target"; empty for every other target.
+std::string_view DeviceOnlyTargetKind(std::string_view target);
 
 }  // namespace aotc
 

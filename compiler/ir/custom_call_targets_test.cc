@@ -1,5 +1,6 @@
-// Tests of the identity custom-call predicate: each condition (target,
-// operand count, shape) decides on its own.
+// Tests of the custom-call target lists: the identity predicate (each
+// condition, target, operand count and shape, decides on its own), the
+// builtin targets and the device-only ones.
 #include "compiler/ir/custom_call_targets.h"
 
 #include <gtest/gtest.h>
@@ -75,6 +76,36 @@ TEST_F(IdentityCustomCallTest, NeedsOneOperandOfTheSameShape) {
   Instruction* n =
       comp_.AddInstruction(Instruction::Create(Opcode::kNegate, "n", f4, {x}));
   EXPECT_FALSE(IsIdentityCustomCall(*n));
+}
+
+TEST(CustomCallTargetsTest, BuiltinTargetsAreNeverExternal) {
+  for (const char* target :
+       {"TopK", "AllocateBuffer", "Sharding", "MoveToHost", "xla.sdy.x"}) {
+    EXPECT_TRUE(IsBuiltinCustomCallTarget(target)) << target;
+  }
+  for (const char* target : {"my_op", "topk", "Allocate", ""}) {
+    EXPECT_FALSE(IsBuiltinCustomCallTarget(target)) << target;
+  }
+}
+
+TEST(CustomCallTargetsTest, DeviceOnlyTargetsNameTheirKind) {
+  EXPECT_EQ(DeviceOnlyTargetKind("xla_python_cpu_callback"),
+            "a Python callback");
+  EXPECT_EQ(DeviceOnlyTargetKind("xla_ffi_python_cpu_callback"),
+            "a Python callback");
+  EXPECT_EQ(DeviceOnlyTargetKind("xla_python_gpu_callback"),
+            "a Python callback");
+  EXPECT_EQ(DeviceOnlyTargetKind("__cublas$gemm"), "a GPU target");
+  EXPECT_EQ(DeviceOnlyTargetKind("__cudnn$convForward"), "a GPU target");
+  EXPECT_EQ(DeviceOnlyTargetKind("__gpu$xla.gpu.triton"), "a GPU target");
+  EXPECT_EQ(DeviceOnlyTargetKind("cu_threefry2x32"), "a GPU target");
+  EXPECT_EQ(DeviceOnlyTargetKind("tpu_custom_call"), "a TPU target");
+  EXPECT_EQ(DeviceOnlyTargetKind("MegaScaleAllReduce"), "a TPU target");
+  // Host targets, including ones that merely mention a device.
+  for (const char* target :
+       {"my_op", "xla_cpu_thing", "gpu_like", "lapack_sgetrf_ffi", "python"}) {
+    EXPECT_EQ(DeviceOnlyTargetKind(target), "") << target;
+  }
 }
 
 }  // namespace

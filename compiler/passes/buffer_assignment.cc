@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "compiler/passes/simplify_util.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -123,9 +124,17 @@ std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
 
 BufferPlan AssignBuffers(const Computation& comp) {
   BufferPlan plan;
-  // The schedule: instructions the root depends on, in definition order.
+  // The schedule: instructions the root depends on, and those that must run
+  // though nothing reads them (a side effect such as an external call, which
+  // DCE keeps) with what they depend on, in definition order.
   std::set<const Instruction*> live;
   std::vector<const Instruction*> stack = {comp.root()};
+  if (comp.parent() != nullptr) {
+    const SideEffects effects(*comp.parent());
+    for (const auto& inst : comp.instructions()) {
+      if (effects.Has(*inst)) stack.push_back(inst.get());
+    }
+  }
   while (!stack.empty()) {
     const Instruction* inst = stack.back();
     stack.pop_back();

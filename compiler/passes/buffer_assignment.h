@@ -7,10 +7,13 @@
 // buffers, array constants are read-only globals, tuples, get-tuple-element,
 // bitcasts, row-major reshapes and some bitcast-converts alias their
 // operand's bytes, and everything else owns one buffer per array leaf.
-// Owned buffers live from the instruction that writes them to the last
-// instruction that reads them, directly or through aliases, in definition
-// order (the schedule code generation follows). Buffers whose live ranges
-// do not overlap share bytes of one arena (first fit, 64-byte aligned).
+// The schedule code generation follows is the instructions the root
+// depends on, and those with side effects (SideEffects in simplify_util.h)
+// with what they depend on, in definition order. Owned buffers live from
+// the instruction that writes them to the last instruction that reads them,
+// directly or through aliases (to the writer itself when nothing reads
+// them). Buffers whose live ranges do not overlap share bytes of one arena
+// (first fit, 64-byte aligned).
 // An element-wise instruction (or a fusion that reads the operand only at
 // the output's own index) whose operand buffer dies there writes its result
 // in place. A root leaf written by the instruction that owns it goes

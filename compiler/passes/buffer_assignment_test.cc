@@ -1,5 +1,6 @@
 // Tests of buffer assignment: live ranges, reuse, in-place results and
-// their refusals, while buffers, and the peak against the no-reuse total.
+// their refusals, while buffers, side effects nothing reads, and the peak
+// against the no-reuse total.
 // Every expected offset and size is computed by hand in the comments.
 #include "compiler/passes/buffer_assignment.h"
 
@@ -174,6 +175,34 @@ TEST(BufferAssignmentTest, RunningExampleNeedsNoTemporaryOfInputSize) {
   }
   // The only temporary: the 4096 row partial sums of the split reduction.
   EXPECT_EQ(plan.arena_bytes, 4096 * 4);
+}
+
+TEST(BufferAssignmentTest, SideEffectsAreScheduledThoughNothingReadsThem) {
+  // c (a custom-call: a side effect) and the negate it reads are scheduled
+  // although the root does not depend on them; d (dead, pure) is not. c's
+  // buffer lives only at c itself. Schedule: p0 n1 c2 r3.
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  n = f32[4] negate(p)
+  c = f32[4] custom-call(n), custom_call_target="log_it"
+  d = f32[4] exponential(p)
+  ROOT r = f32[4] add(p, p)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const BufferPlan plan = AssignBuffers(*m->entry());
+  ASSERT_EQ(plan.schedule.size(), 4u);
+  EXPECT_EQ(plan.schedule[1]->name(), "n");
+  EXPECT_EQ(plan.schedule[2]->name(), "c");
+  EXPECT_EQ(FindBuffer(plan, "d"), nullptr);
+  const Buffer* c = FindBuffer(plan, "c");
+  const Buffer* n = FindBuffer(plan, "n");
+  ASSERT_TRUE(c && n);
+  EXPECT_EQ(c->start, 2);
+  EXPECT_EQ(c->end, 2);
+  EXPECT_EQ(n->end, 2);
 }
 
 }  // namespace

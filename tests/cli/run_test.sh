@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs the `// RUN:` lines of one golden test file, in the spirit of LLVM's lit.
 #
-#   run_test.sh AOTC FILECHECK TEST_FILE WORK_DIR
+#   run_test.sh AOTC FILECHECK TEST_FILE WORK_DIR [C_COMPILER]
 #
-# In each RUN line, %aotc is the aotc binary, %s the test file, %S its folder,
+# In each RUN line, %aotc is the aotc binary, %cc the C compiler (for
+# libraries a test loads into `aotc run`), %s the test file, %S its folder,
 # %t a scratch path unique to the test (created empty), and `not CMD` succeeds
 # only when CMD fails with exit code 1 (2 for `not --usage CMD`). Every RUN
 # line runs under bash with pipefail; the test fails at the first failing line.
 set -uo pipefail
-aotc=$1 filecheck=$2 test=$3 work=$4
+aotc=$1 filecheck=$2 test=$3 work=$4 cc=${5:-cc}
 name=$(basename "$test")
 tmp="$work/$name.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -32,6 +33,7 @@ while IFS= read -r line; do
   cmd=${line#*RUN: }
   cmd=${cmd//%aotc/$aotc}
   cmd=${cmd//FileCheck/$filecheck}
+  cmd=${cmd//%cc/$cc}
   cmd=${cmd//%s/$test}
   cmd=${cmd//%S/$(dirname "$test")}
   cmd=${cmd//%t/$tmp}

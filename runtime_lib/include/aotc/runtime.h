@@ -40,7 +40,10 @@ typedef enum aotc_status {
   AOTC_ERROR_MISALIGNED_TEMP = 4,
   /* Memory for buffers could not be allocated (returned by the C++ wrapper
    * class's AllocateBuffers; the compiled code itself never allocates). */
-  AOTC_ERROR_OUT_OF_MEMORY = 5
+  AOTC_ERROR_OUT_OF_MEMORY = 5,
+  /* An external function called for a custom-call returned nonzero
+   * (docs/codegen.md); the results are then unspecified. */
+  AOTC_ERROR_CUSTOM_CALL = 6
 } aotc_status;
 
 /* A short English description of `status`, e.g. "temp buffer is null".
