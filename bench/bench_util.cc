@@ -120,6 +120,17 @@ bool SkipOnStatus(benchmark::State& state, const char* model, int status) {
   return true;
 }
 
+std::optional<std::string> CheckSamples(const std::vector<Sample>& samples,
+                                        const float* got) {
+  for (const Sample& s : samples) {
+    if (!(std::abs(got[s.offset] - s.want) <= s.bound)) {
+      return "element " + std::to_string(s.offset) + " is " +
+             std::to_string(got[s.offset]) + ", want " + std::to_string(s.want);
+    }
+  }
+  return std::nullopt;
+}
+
 void SetBytes(benchmark::State& state, int64_t bytes_per_iteration) {
   state.SetBytesProcessed(bytes_per_iteration *
                           static_cast<int64_t>(state.iterations()));

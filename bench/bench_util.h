@@ -117,6 +117,37 @@ void TimeArrayResult(benchmark::State& state, const char* name,
   SetBytes(state, bytes_per_iteration);
 }
 
+// An element of a result checked before timing: its offset, its value
+// computed in double and the rounding error allowed.
+struct Sample {
+  int64_t offset;
+  double want;
+  double bound;
+};
+std::optional<std::string> CheckSamples(const std::vector<Sample>& samples,
+                                        const float* got);
+
+// The body of a compute-bound benchmark of `flops` flops per call whose
+// result `out` is too large to compute in double whole: installs the thread
+// count, runs call() once with `out` poisoned with NaN, checks the samples,
+// then times call() and reports FLOP/s.
+template <typename Call>
+void TimeSampledResult(benchmark::State& state, const char* name,
+                       const std::vector<Sample>& samples, AlignedFloats& out,
+                       double flops, Call call) {
+  UseThreads(state);
+  std::fill(out.data(), out.data() + out.size(),
+            std::numeric_limits<float>::quiet_NaN());
+  if (SkipOnStatus(state, name, call())) return;
+  if (SkipOnError(state, CheckSamples(samples, out.data()))) return;
+  for (auto _ : state) {
+    call();
+    benchmark::ClobberMemory();
+  }
+  state.counters["FLOP/s"] =
+      benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 // The registration every benchmark uses: threads 1 and 2, wall-clock time
 // (CPU time of the calling thread would hide the workers), milliseconds.
 benchmark::internal::Benchmark* Register(

@@ -43,8 +43,7 @@ struct Conv {
 
 struct ConvData {
   AlignedFloats x, w;  // NHWC input, HWIO kernel
-  // Sampled (output offset, value in double, error bound).
-  std::vector<std::tuple<int64_t, double, double>> samples;
+  std::vector<Sample> samples;  // in double, with their error bounds
 };
 
 const ConvData& Data(const Conv& c) {
@@ -73,39 +72,20 @@ const ConvData& Data(const Conv& c) {
         }
       }
       const int64_t taps = c.window * c.window * c.in;
-      d.samples.emplace_back((oy * os + ox) * c.out + o, sum,
-                             1.01 * taps * std::ldexp(1.0, -24) * magnitude);
+      d.samples.push_back({(oy * os + ox) * c.out + o, sum,
+                           1.01 * taps * std::ldexp(1.0, -24) * magnitude});
     }
   }
   return d;
 }
 
-std::optional<std::string> CheckSamples(const ConvData& d, const float* y) {
-  for (const auto& [at, want, bound] : d.samples) {
-    if (!(std::abs(y[at] - want) <= bound)) {
-      return "output " + std::to_string(at) + " is " + std::to_string(y[at]) +
-             ", want " + std::to_string(want);
-    }
-  }
-  return std::nullopt;
-}
-
 template <typename Call>
 void TimeConv(benchmark::State& state, const char* name, const Conv& c,
               Call call) {
-  UseThreads(state);
   const ConvData& d = Data(c);
   AlignedFloats y(c.out_size() * c.out_size() * c.out);
-  std::fill(y.data(), y.data() + y.size(),
-            std::numeric_limits<float>::quiet_NaN());
-  if (SkipOnStatus(state, name, call(d, y.data()))) return;
-  if (SkipOnError(state, CheckSamples(d, y.data()))) return;
-  for (auto _ : state) {
-    call(d, y.data());
-    benchmark::ClobberMemory();
-  }
-  state.counters["FLOP/s"] = benchmark::Counter(
-      c.flops(), benchmark::Counter::kIsIterationInvariantRate);
+  TimeSampledResult(state, name, d.samples, y, c.flops(),
+                    [&] { return call(d, y.data()); });
 }
 
 template <int (*Run)(const float*, const float*, float*, void*)>

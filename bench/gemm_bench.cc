@@ -48,9 +48,9 @@ struct Product {
 
 struct GemmData {
   AlignedFloats a, b;
-  // Sampled (row, column) of the result, the product there in double and
-  // the bound of its rounding error.
-  std::vector<std::tuple<int64_t, int64_t, double, double>> samples;
+  // Sampled elements of the result, the product there in double and the
+  // bound of its rounding error.
+  std::vector<Sample> samples;
 };
 
 const GemmData& Data(const Product& p) {
@@ -69,42 +69,21 @@ const GemmData& Data(const Product& p) {
         sum += x;
         magnitude += std::abs(x);
       }
-      d.samples.emplace_back(i, j, sum,
-                             1.01 * p.k * std::ldexp(1.0, -24) * magnitude);
+      d.samples.push_back(
+          {i * p.n + j, sum, 1.01 * p.k * std::ldexp(1.0, -24) * magnitude});
     }
   }
   return d;
 }
 
-std::optional<std::string> CheckSamples(const GemmData& d, const Product& p,
-                                        const float* c) {
-  for (const auto& [i, j, want, bound] : d.samples) {
-    const double got = c[i * p.n + j];
-    if (!(std::abs(got - want) <= bound)) {
-      return "element (" + std::to_string(i) + "," + std::to_string(j) +
-             ") is " + std::to_string(got) + ", want " + std::to_string(want);
-    }
-  }
-  return std::nullopt;
-}
-
-// Checks once, then times `call` (which returns an aotc status).
+// Checks once, then times `call(data, c)` (which returns an aotc status).
 template <typename Call>
 void TimeProduct(benchmark::State& state, const char* name, const Product& p,
                  Call call) {
-  UseThreads(state);
   const GemmData& d = Data(p);
   AlignedFloats c(p.m * p.n);
-  std::fill(c.data(), c.data() + c.size(),
-            std::numeric_limits<float>::quiet_NaN());
-  if (SkipOnStatus(state, name, call(d, c.data()))) return;
-  if (SkipOnError(state, CheckSamples(d, p, c.data()))) return;
-  for (auto _ : state) {
-    call(d, c.data());
-    benchmark::ClobberMemory();
-  }
-  state.counters["FLOP/s"] = benchmark::Counter(
-      2.0 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate);
+  TimeSampledResult(state, name, d.samples, c, 2.0 * p.m * p.n * p.k,
+                    [&] { return call(d, c.data()); });
 }
 
 template <int (*Run)(const float*, const float*, float*, void*)>

@@ -28,10 +28,6 @@ using llvm::Value;
 // their loops inline, where LLVM sees across them.
 constexpr int kOutlineAbove = 64;
 
-int64_t AlignUp(int64_t n) {
-  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-}
-
 // The located error for a width-changing bitcast-convert between
 // non-row-major layouts (the only value classification code generation
 // refuses).

@@ -100,10 +100,6 @@ bool NeedsRelayout(const Instruction& inst, size_t k) {
              inst.operand(k)->shape().layout().minor_to_major;
 }
 
-int64_t AlignUp(int64_t n) {
-  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-}
-
 }  // namespace
 
 bool IsExternalCustomCall(const Instruction& inst) {

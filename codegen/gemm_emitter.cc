@@ -29,7 +29,6 @@ constexpr int64_t kMinColumns = 16;
 constexpr int64_t kMinDepth = 16;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
-int64_t AlignUp(int64_t n) { return RoundUp(n, kBufferAlignment); }
 
 // The dot's dimensions grouped into batch, rows (lhs free), columns (rhs
 // free) and depth (contracting), each group flattened row-major in the

@@ -17,10 +17,6 @@ using llvm::Value;
 // Runs of this many elements are insertion-sorted before merging.
 constexpr int64_t kSortRun = 16;
 
-int64_t AlignUp(int64_t n) {
-  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-}
-
 // One row of every output, in the outputs or in scratch: element i of
 // operand k lies at bases[k] + offsets[k] + i * strides[k] elements.
 struct RowView {

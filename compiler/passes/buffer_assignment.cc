@@ -12,10 +12,6 @@
 namespace aotc {
 namespace {
 
-int64_t AlignUp(int64_t n) {
-  return (n + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-}
-
 int FirstLeafOfElement(const Shape& tuple, int64_t index) {
   int first = 0;
   for (int64_t k = 0; k < index; ++k) {

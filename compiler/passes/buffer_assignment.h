@@ -34,6 +34,11 @@ namespace aotc {
 // Alignment of every buffer in the scratch arena.
 inline constexpr int64_t kBufferAlignment = 64;
 
+// `bytes` rounded up to a multiple of kBufferAlignment.
+inline constexpr int64_t AlignUp(int64_t bytes) {
+  return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+}
+
 enum class ValueKind {
   kParameter,    // the caller's buffers
   kConstant,     // array constants: read-only globals (scalars are kOwned

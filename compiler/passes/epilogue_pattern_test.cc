@@ -77,16 +77,22 @@ TEST(EpiloguePatternTest, Relu6AsClamp) {
             "dot+bias+relu6");
 }
 
-TEST(EpiloguePatternTest, GeluWithErfAsTorchAndJaxPrintIt) {
-  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, R"(
+// (v * half) * (1 + erf(v * 0.70710678)), as torch-xla and JAX print it.
+std::string GeluErf(absl::string_view half) {
+  return absl::StrCat(kScalars, kBiased, R"(
   c = f32[] constant(0.70710678)
   cb = f32[4,16] broadcast(c), dimensions={}
   s = f32[4,16] multiply(v, cb)
   e = f32[4,16] erf(s)
   p = f32[4,16] add(e, o)
-  q = f32[4,16] multiply(v, h)
-  ROOT y = f32[4,16] multiply(q, p))")),
-            "dot+bias+gelu_erf");
+  hh = f32[] constant()", half, R"()
+  hb = f32[4,16] broadcast(hh), dimensions={}
+  q = f32[4,16] multiply(v, hb)
+  ROOT y = f32[4,16] multiply(q, p))");
+}
+
+TEST(EpiloguePatternTest, GeluWithErfAsTorchAndJaxPrintIt) {
+  EXPECT_EQ(PatternOf(GeluErf("0.5")), "dot+bias+gelu_erf");
 }
 
 // 0.5 x (1 + tanh(k (x + a x^3))) with the cube spelled `cube` and the
@@ -166,17 +172,7 @@ ENTRY e {
 
 TEST(EpiloguePatternTest, NearMissesAreNotNamed) {
   // GELU with 0.6 where 0.5 belongs.
-  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, R"(
-  c = f32[] constant(0.70710678)
-  cb = f32[4,16] broadcast(c), dimensions={}
-  s = f32[4,16] multiply(v, cb)
-  e = f32[4,16] erf(s)
-  p = f32[4,16] add(e, o)
-  six = f32[] constant(0.6)
-  sb = f32[4,16] broadcast(six), dimensions={}
-  q = f32[4,16] multiply(v, sb)
-  ROOT y = f32[4,16] multiply(q, p))")),
-            "dot+bias+epilogue");
+  EXPECT_EQ(PatternOf(GeluErf("0.6")), "dot+bias+epilogue");
   // tanh-GELU with the cube's coefficient off by 10%.
   EXPECT_EQ(PatternOf(GeluTanh(kCubeByMultiplies, "0.7978845608", "0.049")),
             "dot+bias+epilogue");
