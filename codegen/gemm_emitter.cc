@@ -160,9 +160,9 @@ struct GemmPlan {
   int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
   int64_t blocks = 0;         // row blocks per batch
   int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
-  int64_t slot_bytes = 0;     // one block's packed A and C
+  int64_t slot_bytes = 0;     // one unit's packed A, C and row origins
   int64_t a_bytes = 0;        // the packed A part of a slot
-  bool parallel = false;      // blocks run as parallel tasks (slot per block)
+  bool parallel = false;      // units run as parallel tasks (a slot each)
   bool direct_a = false;      // A's rows are contiguous along k: no packing
   std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
   std::optional<ConvGemm> conv;              // set for a convolution

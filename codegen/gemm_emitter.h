@@ -10,15 +10,20 @@
 //   prologue (once):  B -> Bp, panels of NR columns, each K x NR contiguous
 //                     (zero beyond N); skipped when B is a constant, whose
 //                     panels are packed at compile time into a global
-//   per block of MC rows (the parallel loop; scratch slot of its own):
+//   per unit, a block of MC rows and a group of NR panels (the parallel
+//   loop; each unit has a scratch slot of its own):
 //     for each KC-slice of K:
-//       A -> Ap, panels of MR rows, each KC x MR contiguous (zero beyond M)
-//       for each NR panel, for each MR panel:
+//       A's rows over the slice: read in place when the operand's rows are
+//       contiguous along k, else packed into the slot (rows past M repeat
+//       the last one; their results are never written)
+//       for each NR panel, for each MR rows:
 //         microkernel: the MR x NR tile of C in registers,
-//                      C += Ap panel * Bp panel, one rank-1 update per k
+//                      C += A rows * Bp panel, one rank-1 update per k
 //     epilogue: C's rows -> the output through the fusion's root
 //
-// C is a scratch tile of MC x Npad accumulators per block. Each element of
+// A convolution is the same product with A's rows read from the input
+// (docs/codegen.md, "implicit GEMM"): see ConvGemm in gemm_emitter.cc.
+// C is a scratch tile of MC x (group width) accumulators per unit. Each element of
 // C sums its products in increasing k from zero, as the evaluator does;
 // with CompileOptions::strict_fp each product is rounded before the add
 // (the evaluator's numbers bit for bit), otherwise the kernel uses fused
@@ -58,6 +63,8 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // operands compute in the result's type (f16 and bf16 operands widen to
 // f32 when packed), any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
+// Also a convolution with one feature and batch group, no input dilation
+// and its input's features the most minor dimension (NHWC).
 std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                                      const TargetInfo& target);
 
