@@ -17,6 +17,7 @@
 
 #include "codegen/codegen_test_util.h"
 #include "codegen/strategy.h"
+#include "compiler/passes/buffer_assignment.h"
 #include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/support/file_io.h"
 #include "tests/corpus/corpus_compare.h"
@@ -112,6 +113,37 @@ TEST(ScatterE2eTest, AddRowsWithADuplicateIndexAppliesBoth) {
   RunBoth(RowScatter(kAddF32, "add"),
           {Grid(4, 3), Vec<P::kS32>({1, 3, 1}), RowUpdates()},
           Expect<P::kF32>({0, 1, 2, 410, 413, 416, 20, 21, 22, 230, 232, 234}));
+}
+
+TEST(ScatterE2eTest, InPlaceOnAnOperandThatDiesThere) {
+  // s scatters into n = -x, which dies there, so s takes n's bytes and
+  // skips the copy; the root then doubles s.
+  //   row 0: -0 -1 -2, row 2: -20 -21 -22 (untouched)
+  //   row 1: -10+100+300, -11+101+301, -12+102+302 = 390 391 392
+  //   row 3: -30+200, -31+201, -32+202 = 170 170 170
+  // doubled.
+  const std::string hlo = "HloModule m\n" + std::string(kAddF32) + R"(
+ENTRY e {
+  x = f32[4,3] parameter(0)
+  idx = s32[3] parameter(1)
+  upd = f32[3,3] parameter(2)
+  n = f32[4,3] negate(x)
+  s = f32[4,3] scatter(n, idx, upd), update_window_dims={1},
+      inserted_window_dims={0}, scatter_dims_to_operand_dims={0},
+      index_vector_dim=1, to_apply=add
+  ROOT d = f32[4,3] add(s, s)
+})";
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const BufferPlan plan = AssignBuffers(*(*module)->entry());
+  bool in_place = false;
+  for (const Buffer& b : plan.buffers) {
+    in_place = in_place || (b.instruction->name() == "s" && b.in_place_of >= 0);
+  }
+  EXPECT_TRUE(in_place);
+  RunBoth(hlo, {Grid(4, 3), Vec<P::kS32>({1, 3, 1}), RowUpdates()},
+          Expect<P::kF32>({-0.0f, -2, -4, 780, 782, 784, -40, -42, -44, 340,
+                           340, 340}));
 }
 
 TEST(ScatterE2eTest, ReplacementCombinerLastUpdateWins) {

@@ -312,12 +312,22 @@ class ScatterLoops {
   }
 
  private:
-  // The outputs start as the operands.
+  // The outputs start as the operands. An output that buffer assignment
+  // placed on its operand's bytes (in place) already holds them.
   absl::Status CopyOperands() {
     absl::Status status;
     for (int k = 0; k < plan_.n && status.ok(); ++k) {
       const IrArray& out = a_.out[k];
       const Generator& g = a_.ops[k][0];
+      llvm::BasicBlock* done = nullptr;
+      if (a_.ins != nullptr) {
+        llvm::Function* f = b_.GetInsertBlock()->getParent();
+        auto* copy = llvm::BasicBlock::Create(b_.getContext(), "scatter.copy", f);
+        done = llvm::BasicBlock::Create(b_.getContext(), "scatter.copied", f);
+        b_.CreateCondBr(b_.CreateICmpEQ(out.base(), (*a_.ins)[k][0].base()),
+                        done, copy);
+        b_.SetInsertPoint(copy);
+      }
       EmitArrayLoop(b_, out.shape(), a_.inst.name(), [&](const Index& index) {
         if (!status.ok()) return;
         absl::StatusOr<Value*> v = g(index);
@@ -327,6 +337,10 @@ class ScatterLoops {
         }
         out.Write(b_, index, *v);
       });
+      if (done != nullptr) {
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+      }
     }
     return status;
   }

@@ -28,6 +28,9 @@ bool ReadsOperandAtOutputIndex(const Instruction& inst, int k) {
     return false;
   }
   if (inst.opcode() == Opcode::kDynamicUpdateSlice) return k == 0;
+  // A scatter (one operand) starts as a copy of its operand, element for
+  // element, then reads only its own result.
+  if (inst.opcode() == Opcode::kScatter) return k == 0;
   if (IsElementwise(inst.opcode()) && inst.opcode() != Opcode::kMap) {
     return true;
   }

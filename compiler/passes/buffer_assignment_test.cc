@@ -99,6 +99,41 @@ ENTRY e {
   EXPECT_EQ(plan.result_index.at(m->entry()->FindInstruction("y"))[0], 1);
 }
 
+TEST(BufferAssignmentTest, AScatterUpdatesTheOperandItKills) {
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[8,4] parameter(0)
+  i = s32[3,1] parameter(1)
+  u = f32[3,4] parameter(2)
+  x = f32[8,4] exponential(p)
+  s = f32[8,4] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  kept = f32[8,4] exponential(p)
+  t = f32[8,4] scatter(kept, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  n = f32[8,4] negate(kept)
+  st = f32[8,4] add(s, t)
+  ROOT r = f32[8,4] add(st, n)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const BufferPlan plan = AssignBuffers(*m->entry());
+  const Buffer* x = FindBuffer(plan, "x");
+  const Buffer* s = FindBuffer(plan, "s");
+  const Buffer* t = FindBuffer(plan, "t");
+  const Buffer* kept = FindBuffer(plan, "kept");
+  ASSERT_TRUE(x && s && t && kept);
+  // x dies at s: s takes its bytes. kept is still read by n: t copies it.
+  EXPECT_GE(s->in_place_of, 0);
+  EXPECT_EQ(s->offset, x->offset);
+  EXPECT_EQ(t->in_place_of, -1);
+  EXPECT_NE(t->offset, kept->offset);
+}
+
 TEST(BufferAssignmentTest, WhileOwnsStateNextAndPredicateBuffers) {
   std::unique_ptr<Module> m = ParseVerified(R"(
 HloModule m
