@@ -104,6 +104,72 @@ ENTRY e {
                    {5, 110, 8, 180, 11, 250});
 }
 
+// Depthwise NHWC convolutions run as loops vectorized over the features
+// (the "depthwise" strategy), summing in the evaluator's order: its numbers
+// bit for bit, for strides, padding (negative too), dilation, reversal,
+// 1-D to 3-D windows, a fused epilogue and positions split across threads.
+TEST(ConvolutionE2eTest, DepthwiseLoopsGiveTheEvaluatorsNumbersBitForBit) {
+  const std::vector<std::string> cases = {
+      R"(HloModule m
+ENTRY e {
+  x = f32[2,9,11,24] parameter(0)
+  k = f32[3,3,1,24] parameter(1)
+  ROOT c = f32[2,9,11,24] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=24
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f32[1,13,12,17] parameter(0)
+  k = f32[3,2,1,17] parameter(1)
+  ROOT c = f32[1,5,7,17] convolution(x, k), window={size=3x2 stride=2x2 pad=1_-1x1_1 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=17
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f64[3,40,8] parameter(0)
+  k = f64[5,1,8] parameter(1)
+  ROOT c = f64[3,36,8] convolution(x, k), window={size=5}, dim_labels=b0f_0io->b0f, feature_group_count=8
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f32[1,5,6,7,4] parameter(0)
+  k = f32[2,2,2,1,4] parameter(1)
+  bias = f32[4] parameter(2)
+  c = f32[1,4,5,6,4] convolution(x, k), window={size=2x2x2}, dim_labels=b012f_012io->b012f, feature_group_count=4
+  bb = f32[1,4,5,6,4] broadcast(bias), dimensions={4}
+  s = f32[1,4,5,6,4] add(c, bb)
+  z = f32[] constant(0)
+  zb = f32[1,4,5,6,4] broadcast(z), dimensions={}
+  ROOT r = f32[1,4,5,6,4] maximum(s, zb)
+})",
+  };
+  for (const std::string& hlo : cases) {
+    SCOPED_TRACE(hlo);
+    auto module = LoadModuleFromString(hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    std::vector<Literal> args;
+    const Computation& entry = *(*module)->entry();
+    for (size_t i = 0; i < entry.parameters().size(); ++i) {
+      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 23, i));
+    }
+    auto expected = EvaluateModule(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    ASSERT_TRUE(OptimizeModule(**module, {}).ok());
+    auto plan = PlanInstruction(*(*module)->entry()->root());
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    EXPECT_EQ(plan->name, "depthwise");
+    for (bool threads : {false, true}) {
+      testing::HookLog log;
+      if (threads) aotc_set_parallel_for(&testing::ThreadedReverseHook, &log);
+      auto results = CompileAndRun(hlo, args, 2, /*optimize=*/true);
+      if (threads) aotc_set_parallel_for(nullptr, nullptr);
+      ASSERT_TRUE(results.ok()) << results.status();
+      const Comparison c =
+          CompareLiterals((*results)[0], *expected->Leaves()[0], {0, 0});
+      EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
+                          << c.first_mismatch;
+    }
+  }
+}
+
 TEST(ConvolutionE2eTest, TransposedThroughLhsDilation) {
   // x = 1 2 3 dilated by 2 is 1 0 2 0 3, padded 1_1: 0 1 0 2 0 3 0. The
   // kernel 1 10 over pairs: 0+10, 1+0, 0+20, 2+0, 0+30, 3+0.

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/depthwise_emitter.h"
 #include "codegen/dot_emitter.h"
 #include "codegen/external_call_emitter.h"
 #include "codegen/gemm_emitter.h"
@@ -148,6 +149,7 @@ const std::vector<Strategy>& Strategies() {
   static const std::vector<Strategy>* const kStrategies =
       new std::vector<Strategy>{
           {"gemm", PlanGemm},
+          {"depthwise", AnyTarget<PlanDepthwise>},
           {"row-dot", AnyTarget<PlanRowDot>},
           {"reduce-loop", AnyTarget<PlanReduceLoop>},
           {"sort", AnyTarget<PlanSort>},
