@@ -413,9 +413,9 @@ ENTRY e {
       hlo, {RandomLiteral(Shape::Array(P::kF32, {1, 12, 10, 8}), 17, 0)});
 }
 
-TEST(GemmE2eTest, ConvolutionsTheGemmLeavesToTheElementLoops) {
-  // Input features not the most minor dimension, feature groups, input
-  // dilation: the generic loops.
+TEST(GemmE2eTest, ConvolutionsTheGemmDeclines) {
+  // Input features not the most minor dimension and input dilation go to
+  // the generic loops, a depthwise convolution to the depthwise loops.
   EXPECT_EQ(PlanName(R"(HloModule m
 ENTRY e {
   x = f32[1,16,10,10] parameter(0)
@@ -429,7 +429,7 @@ ENTRY e {
   w = f32[3,3,1,32] parameter(1)
   ROOT c = f32[1,8,8,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=32
 })"),
-            "element-loops");
+            "depthwise");
   EXPECT_EQ(PlanName(R"(HloModule m
 ENTRY e {
   x = f32[1,10,10,32] parameter(0)
