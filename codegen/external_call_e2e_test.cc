@@ -401,11 +401,32 @@ TEST(ExternalCallE2eTest, RefusedTargetsAreLocatedErrors) {
             prefix +
                 "my_op' has output_to_operand_aliasing, which external "
                 "calls do not support");
-  // Builtin targets keep their own refusal (AllocateBuffer is evaluated,
-  // not compiled).
+  // A builtin target with the wrong operands keeps its own refusal: it is
+  // never an external function.
   EXPECT_EQ(error("AllocateBuffer"),
             "test.hlo:4:8: error: 'custom-call' (AllocateBuffer) is not "
             "supported yet by code generation");
+}
+
+TEST(ExternalCallE2eTest, AllocateBufferIsScratchTheProgramWrites) {
+  // b = AllocateBuffer f32[6]; x = {1, 2, 3, 4} written at 2 and read back:
+  // the slice [2, 6) is x whatever b held.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  b = f32[6] custom-call(), custom_call_target="AllocateBuffer"
+  i = s32[] constant(2)
+  u = f32[6] dynamic-update-slice(b, x, i)
+  ROOT r = f32[4] slice(u), slice={[2:6]}
+})";
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->FindInstruction("b"));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "allocate-buffer");
+  auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 3, 4})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{1, 2, 3, 4}));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "codegen/select_and_scatter_emitter.h"
 #include "codegen/sort_emitter.h"
 #include "codegen/topk_emitter.h"
+#include "compiler/ir/custom_call_targets.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -99,6 +100,23 @@ std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
   return plan;
 }
 
+// The `AllocateBuffer` custom-call: buffers of its own whose contents are
+// unspecified until the program writes them (as in XLA), so no code at all.
+std::optional<StrategyPlan> PlanAllocateBuffer(const Instruction& inst) {
+  if (inst.opcode() != Opcode::kCustomCall ||
+      inst.attrs().custom_call_target != kAllocateBufferTarget ||
+      inst.operand_count() != 0) {
+    return std::nullopt;
+  }
+  for (const Shape* leaf : inst.shape().Leaves()) {
+    if (!leaf->IsArray()) return std::nullopt;
+  }
+  StrategyPlan plan;
+  plan.name = "allocate-buffer";
+  plan.emit = [](const LoopArgs&) { return absl::OkStatus(); };
+  return plan;
+}
+
 // One loop nest per output leaf, each element from the leaf's generator.
 std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
   if (!HasElementalForm(inst)) return std::nullopt;
@@ -154,6 +172,7 @@ const std::vector<Strategy>& Strategies() {
           {"reduce-loop", AnyTarget<PlanReduceLoop>},
           {"sort", AnyTarget<PlanSort>},
           {"top-k", AnyTarget<PlanTopK>},
+          {"allocate-buffer", AnyTarget<PlanAllocateBuffer>},
           {"external-call", AnyTarget<PlanExternalCall>},
           {"scatter", AnyTarget<PlanScatter>},
           {"select-and-scatter", AnyTarget<PlanSelectAndScatter>},
