@@ -27,17 +27,6 @@ struct Depthwise {
   PrimitiveType type = PrimitiveType::kF32;
 };
 
-// The coordinates of `flat` in a row-major box of `extents`.
-std::vector<Value*> Coordinates(llvm::IRBuilderBase& b, Value* flat,
-                                const std::vector<int64_t>& extents) {
-  std::vector<Value*> c(extents.size());
-  for (size_t d = extents.size(); d-- > 0;) {
-    c[d] = d == 0 ? flat : b.CreateURem(flat, b.getInt64(extents[d]));
-    if (d > 0) flat = b.CreateUDiv(flat, b.getInt64(extents[d]));
-  }
-  return c;
-}
-
 absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   llvm::IRBuilderBase& b = a.b;
   llvm::Type* elem = ComputeType(b.getContext(), d.type);
@@ -60,13 +49,13 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
       a.end ? a.end : b.getInt64(positions), "depthwise.pos", [&](Value* p) {
-        const std::vector<Value*> pc = Coordinates(b, p, d.pos_ext);
+        const std::vector<Value*> pc = UnflattenRowMajor(b, p, d.pos_ext);
         b.CreateMemSet(acc, b.getInt8(0), d.features * StorageBytes(d.type),
                        llvm::MaybeAlign(64));
         EmitForLoop(b, b.getInt64(0), b.getInt64(taps), "depthwise.tap",
                     [&](Value* t) {
           if (!status.ok()) return;
-          const std::vector<Value*> w = Coordinates(b, t, d.kernel_ext);
+          const std::vector<Value*> w = UnflattenRowMajor(b, t, d.kernel_ext);
           Index x_at, k_at;
           x_at.multi.resize(conv.operand(0)->shape().rank());
           k_at.multi.resize(conv.operand(1)->shape().rank());

@@ -79,22 +79,8 @@ GemmDims DescribeDot(const Instruction& dot) {
   return g;
 }
 
-// The coordinates of `flat` in a row-major box of `extents`.
-std::vector<Value*> Unflatten(llvm::IRBuilderBase& b, Value* flat,
-                              const std::vector<int64_t>& extents) {
-  std::vector<Value*> c(extents.size());
-  for (size_t d = extents.size(); d-- > 0;) {
-    if (d == 0) {
-      c[0] = flat;
-    } else {
-      c[d] = b.CreateURem(flat, b.getInt64(extents[d]));
-      flat = b.CreateUDiv(flat, b.getInt64(extents[d]));
-    }
-  }
-  return c;
-}
-
-// Coordinates of `flat` in the same box, computed at compile time.
+// The coordinates of `flat` in a row-major box of `extents`, computed at
+// compile time (UnflattenRowMajor's).
 std::vector<int64_t> UnflattenConstant(int64_t flat,
                                        const std::vector<int64_t>& extents) {
   std::vector<int64_t> c(extents.size());
@@ -204,7 +190,7 @@ struct ConstantOps {
 struct IrOps {
   llvm::IRBuilderBase& b;
   std::vector<Value*> unflatten(Value* v, const std::vector<int64_t>& e) const {
-    return Unflatten(b, v, e);
+    return UnflattenRowMajor(b, v, e);
   }
   Value* div(Value* v, int64_t d) const { return b.CreateUDiv(v, b.getInt64(d)); }
   Value* rem(Value* v, int64_t d) const { return b.CreateURem(v, b.getInt64(d)); }
@@ -335,9 +321,9 @@ absl::StatusOr<Value*> ReadA(llvm::IRBuilderBase& b, const GemmPlan& p,
   const Shape& lhs = p.site.dot->operand(0)->shape();
   Index index;
   index.multi = Place<Value*>(
-      lhs.rank(), {{&p.dims.lhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
-                   {&p.dims.lhs_contract, Unflatten(b, k, p.dims.k_ext)},
-                   {&p.dims.lhs_free, Unflatten(b, row, p.dims.m_ext)}});
+      lhs.rank(), {{&p.dims.lhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
+                   {&p.dims.lhs_contract, UnflattenRowMajor(b, k, p.dims.k_ext)},
+                   {&p.dims.lhs_free, UnflattenRowMajor(b, row, p.dims.m_ext)}});
   return a.ops[p.site.lhs][0](index);
 }
 
@@ -475,7 +461,7 @@ void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
               "gemm.conv_rows", [&](Value* r) {
     Value* row = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateAdd(i0, r),
                                          b.getInt64(p.dims.m - 1));
-    const std::vector<Value*> rc = Unflatten(b, row, c.row_ext);
+    const std::vector<Value*> rc = UnflattenRowMajor(b, row, c.row_ext);
     Value* at = b.CreateMul(r, b.getInt64(fields));
     Value* offset = b.CreateMul(rc[0], b.getInt64(strides[c.dn.input_batch]));
     for (size_t i = 0; i < c.window.size(); ++i) {
@@ -527,7 +513,7 @@ Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
 std::vector<Value*> WindowOffsets(llvm::IRBuilderBase& b, const ConvGemm& c,
                                   Value* tap) {
   std::vector<Value*> at;
-  const std::vector<Value*> w = Unflatten(b, tap, c.kernel_ext);
+  const std::vector<Value*> w = UnflattenRowMajor(b, tap, c.kernel_ext);
   for (size_t i = 0; i < w.size(); ++i) {
     at.push_back(b.CreateMul(w[i], b.getInt64(c.window[i].window_dilation)));
   }
@@ -725,9 +711,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               Index index;
               index.multi = Place<Value*>(
                   direct_a->shape().rank(),
-                  {{&p.dims.lhs_batch, Unflatten(b, bt, p.dims.batch_ext)},
+                  {{&p.dims.lhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
                    {&p.dims.lhs_contract, {pc}},
-                   {&p.dims.lhs_free, Unflatten(b, clamped_row(r), p.dims.m_ext)}});
+                   {&p.dims.lhs_free, UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext)}});
               return direct_a->ElementPointer(b, index);
             }
             return at(ap, b.CreateMul(r, kc));
@@ -782,7 +768,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             const IrArray& out = a.out[0];
             if (p.conv) {
               const ConvolutionDimensionNumbers& dn = p.conv->dn;
-              const std::vector<Value*> rc = Unflatten(b, row, p.conv->row_ext);
+              const std::vector<Value*> rc = UnflattenRowMajor(b, row, p.conv->row_ext);
               o.multi.resize(out.shape().rank());
               o.multi[dn.output_batch] = rc[0];
               for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
@@ -793,7 +779,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               for (const auto& [flat, extents] :
                    {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
                     std::pair{j, &p.dims.n_ext}}) {
-                for (Value* c : Unflatten(b, flat, *extents)) o.multi.push_back(c);
+                for (Value* c : UnflattenRowMajor(b, flat, *extents)) o.multi.push_back(c);
               }
             }
             if (!p.conv && out.shape().HasDefaultLayout()) {

@@ -201,4 +201,19 @@ void EmitBoxLoop(
   level(0);
 }
 
+std::vector<llvm::Value*> UnflattenRowMajor(llvm::IRBuilderBase& b,
+                                            llvm::Value* flat,
+                                            const std::vector<int64_t>& extents) {
+  std::vector<llvm::Value*> c(extents.size());
+  for (size_t d = extents.size(); d-- > 0;) {
+    if (d == 0) {
+      c[0] = flat;
+    } else {
+      c[d] = b.CreateURem(flat, b.getInt64(extents[d]));
+      flat = b.CreateUDiv(flat, b.getInt64(extents[d]));
+    }
+  }
+  return c;
+}
+
 }  // namespace aotc::codegen

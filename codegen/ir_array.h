@@ -112,6 +112,12 @@ void EmitBoxLoop(llvm::IRBuilderBase& b, const std::vector<int64_t>& extents,
                  const std::function<void(const std::vector<llvm::Value*>&)>&
                      body);
 
+// The coordinates of the i64 `flat` in a row-major box of `extents` (the
+// first coordinate slowest); `flat` must be inside the box.
+std::vector<llvm::Value*> UnflattenRowMajor(llvm::IRBuilderBase& b,
+                                            llvm::Value* flat,
+                                            const std::vector<int64_t>& extents);
+
 // An alloca in the function's entry block (so mem2reg can promote it).
 llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type,
                               const std::string& name);
