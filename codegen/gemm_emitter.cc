@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/dot_emitter.h"
+#include "codegen/gemm_plan.h"
 #include "codegen/ir_types.h"
 #include "codegen/parallel_loops.h"
-#include "compiler/ir/shape_inference.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -29,16 +29,6 @@ constexpr int64_t kMinColumns = 16;
 constexpr int64_t kMinDepth = 16;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
-
-// The dot's dimensions grouped into batch, rows (lhs free), columns (rhs
-// free) and depth (contracting), each group flattened row-major in the
-// order HLO gives them: the dot's result is [batch..., rows..., columns...].
-struct GemmDims {
-  std::vector<int64_t> lhs_batch, rhs_batch, lhs_free, rhs_free;
-  std::vector<int64_t> lhs_contract, rhs_contract;
-  std::vector<int64_t> batch_ext, m_ext, n_ext, k_ext;
-  int64_t batch = 1, m = 1, n = 1, k = 1;
-};
 
 std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
                               const std::vector<int64_t>& contract) {
@@ -102,58 +92,6 @@ std::vector<T> Place(int64_t rank,
   }
   return multi;
 }
-
-// A convolution as a product (the "implicit GEMM"): row m of A is output
-// position (n, s...) flattened over [batch, output spatial...]; depth k is
-// kernel tap t (row-major over the kernel's spatial dimensions) then input
-// feature c, k = t * features + c, the evaluator's order; column j is the
-// output feature. A[m, k] is the input at (n, s_i * stride_i - pad_low_i +
-// w_i * dilation_i, c), zero outside; B[k, j] is the kernel at (w or its
-// reversal, c, j). Each depth slice stays within one tap, so a row of A
-// over the slice is a contiguous run of input features, read in place.
-struct ConvGemm {
-  ConvolutionDimensionNumbers dn;
-  std::vector<WindowDim> window;
-  std::vector<int64_t> in_ext;      // input spatial sizes
-  std::vector<int64_t> row_ext;     // [batch, output spatial sizes...]
-  std::vector<int64_t> kernel_ext;  // kernel spatial sizes
-  int64_t features = 1;             // input features
-  int64_t taps = 1;                 // product of kernel_ext
-  int64_t chunks = 1;               // depth slices per tap
-  // With few input features A is packed instead: each depth slice holds
-  // whole taps, `taps_per_slice` of them.
-  bool packed = false;
-  int64_t taps_per_slice = 1;
-  // The taps along the innermost spatial axis read neighbouring input
-  // positions (dilation 1, positions one feature run apart), so a kernel
-  // row's features form one run of memory.
-  bool row_runs = false;
-};
-
-// Everything the emitters need, fixed at planning time.
-struct GemmPlan {
-  DotSite site;
-  GemmDims dims;
-  GemmTiling tiling;
-  PrimitiveType type = PrimitiveType::kF32;
-  int64_t n_pad = 0;          // n rounded up to nr
-  // Units of the parallel loop: (batch, block of rows, group of columns).
-  // Few blocks of rows (a batch of 64) are split by columns too, each
-  // group of `group_panels` nr-panels a unit of its own.
-  int64_t col_groups = 1;
-  int64_t group_panels = 1;
-  int64_t units() const { return dims.batch * blocks * col_groups; }
-  int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
-  int64_t blocks = 0;         // row blocks per batch
-  int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
-  int64_t slot_bytes = 0;     // one unit's packed A, C and row origins
-  int64_t a_bytes = 0;        // the packed A part of a slot
-  bool parallel = false;      // units run as parallel tasks (a slot each)
-  bool direct_a = false;      // A's rows are contiguous along k: no packing
-  std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
-  std::optional<ConvGemm> conv;              // set for a convolution
-  int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
-};
 
 // The kernel operand's multi-index of depth k and column j (compile time or
 // emitted), for a dot or a convolution.
@@ -432,175 +370,6 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
   return packed;
 }
 
-// A read-only row of `count` zeros: what a convolution's A row reads where
-// the window falls outside the input.
-Value* ZeroRow(ModuleContext& mc, llvm::Type* elem, int64_t count) {
-  const std::string name =
-      absl::StrCat(mc.prefix(), ".gemm_zeros_", elem->isDoubleTy() ? "f64_" : "f32_",
-                   count);
-  if (llvm::GlobalVariable* g = mc.module().getNamedGlobal(name)) return g;
-  llvm::Type* type = llvm::ArrayType::get(elem, count);
-  auto* g = new llvm::GlobalVariable(mc.module(), type, /*isConstant=*/true,
-                                     llvm::GlobalValue::InternalLinkage,
-                                     llvm::Constant::getNullValue(type), name);
-  g->setAlignment(llvm::Align(64));
-  return g;
-}
-
-// For each row r of the block (clamped to m - 1): the element offset of the
-// window's origin in the input, o = n * stride_n + sum_i origin_i *
-// stride_i (signed), then origin_i = s_i * stride - pad_low per spatial
-// axis; 1 + spatial i64 values per row at `info`.
-void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
-                    const IrArray& input, Value* i0, Value* panels,
-                    Value* info) {
-  const ConvGemm& c = *p.conv;
-  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
-  const size_t fields = 1 + c.window.size();
-  EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(p.tiling.mr)),
-              "gemm.conv_rows", [&](Value* r) {
-    Value* row = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateAdd(i0, r),
-                                         b.getInt64(p.dims.m - 1));
-    const std::vector<Value*> rc = UnflattenRowMajor(b, row, c.row_ext);
-    Value* at = b.CreateMul(r, b.getInt64(fields));
-    Value* offset = b.CreateMul(rc[0], b.getInt64(strides[c.dn.input_batch]));
-    for (size_t i = 0; i < c.window.size(); ++i) {
-      Value* origin = b.CreateSub(
-          b.CreateMul(rc[i + 1], b.getInt64(c.window[i].stride)),
-          b.getInt64(c.window[i].pad_low));
-      offset = b.CreateAdd(
-          offset, b.CreateMul(origin, b.getInt64(strides[c.dn.input_spatial[i]])));
-      b.CreateStore(origin, b.CreateInBoundsGEP(
-                                b.getInt64Ty(), info,
-                                b.CreateAdd(at, b.getInt64(1 + i))));
-    }
-    b.CreateStore(offset, b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
-  });
-}
-
-// Row r of A over the depth slice [tap, feature c0...): the input's feature
-// run at the window position, or the zero row where it falls outside.
-Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
-                      const IrArray& input, Value* info, Value* r,
-                      const std::vector<Value*>& tap_at, Value* c0,
-                      Value* zeros) {
-  const ConvGemm& c = *p.conv;
-  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
-  const size_t fields = 1 + c.window.size();
-  Value* at = b.CreateMul(r, b.getInt64(fields));
-  Value* offset = b.CreateLoad(b.getInt64Ty(),
-                               b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
-  Value* inside = b.getTrue();
-  for (size_t i = 0; i < c.window.size(); ++i) {
-    Value* origin = b.CreateLoad(
-        b.getInt64Ty(),
-        b.CreateInBoundsGEP(b.getInt64Ty(), info, b.CreateAdd(at, b.getInt64(1 + i))));
-    Value* pos = b.CreateAdd(origin, tap_at[i]);
-    // 0 <= pos < size, as one unsigned compare.
-    inside = b.CreateAnd(inside, b.CreateICmpULT(pos, b.getInt64(c.in_ext[i])));
-    offset = b.CreateAdd(
-        offset, b.CreateMul(tap_at[i], b.getInt64(strides[c.dn.input_spatial[i]])));
-  }
-  offset = b.CreateAdd(offset, b.CreateMul(c0, b.getInt64(strides[c.dn.input_feature])));
-  llvm::Type* elem = ComputeType(b.getContext(), p.type);
-  // Outside the input the offset is meaningless; the pointer is never used.
-  Value* in_ptr = b.CreateGEP(elem, input.base(), offset);
-  return b.CreateSelect(inside, in_ptr, zeros);
-}
-
-// A convolution's window offset of kernel tap `tap` (row-major over the
-// kernel's spatial dimensions) per spatial axis: w_i * dilation_i.
-std::vector<Value*> WindowOffsets(llvm::IRBuilderBase& b, const ConvGemm& c,
-                                  Value* tap) {
-  std::vector<Value*> at;
-  const std::vector<Value*> w = UnflattenRowMajor(b, tap, c.kernel_ext);
-  for (size_t i = 0; i < w.size(); ++i) {
-    at.push_back(b.CreateMul(w[i], b.getInt64(c.window[i].window_dilation)));
-  }
-  return at;
-}
-
-// Copies `count` elements from `src` to `dst`: a memcpy of constant size,
-// which LLVM turns into a few vector moves.
-void CopyElements(llvm::IRBuilderBase& b, llvm::Type* elem, Value* dst,
-                  Value* src, int64_t count) {
-  const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
-  b.CreateMemCpy(dst, align, src, align,
-                 count * static_cast<int64_t>(align.value()));
-}
-
-// A convolution with few input features, its depth slice [pc, pc + kc) of
-// whole taps packed for `rows` rows into kc-element rows at `ap`. With
-// row runs, a slice holds whole kernel rows (the taps along the innermost
-// spatial axis), whose features lie side by side in the input: a row copies
-// each kernel row as one run where it falls inside the input, and tap by
-// tap (zeros outside) near the edges.
-void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
-                  const IrArray& input, Value* row_info, Value* zeros,
-                  Value* ap, Value* pc, Value* kc, Value* rows) {
-  const ConvGemm& c = *p.conv;
-  llvm::Type* elem = ComputeType(b.getContext(), p.type);
-  const int64_t f = c.features;
-  const int64_t run_taps = c.row_runs ? c.kernel_ext.back() : 1;
-  Value* first = b.CreateUDiv(pc, b.getInt64(f));
-  Value* groups = b.CreateUDiv(kc, b.getInt64(f * run_taps));
-  const size_t last = c.window.size() - 1;
-  EmitForLoop(b, b.getInt64(0), groups, "gemm.pack_taps", [&](Value* g) {
-    const std::vector<Value*> at_tap = WindowOffsets(
-        b, c, b.CreateAdd(first, b.CreateMul(g, b.getInt64(run_taps))));
-    EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_taps.r", [&](Value* r) {
-      Value* dst = b.CreateInBoundsGEP(
-          elem, ap, b.CreateAdd(b.CreateMul(r, kc),
-                                b.CreateMul(g, b.getInt64(run_taps * f))));
-      if (run_taps == 1) {
-        CopyElements(b, elem, dst,
-                     ConvRowPointer(b, p, input, row_info, r, at_tap,
-                                    b.getInt64(0), zeros),
-                     f);
-        return;
-      }
-      // The whole run inside: every outer axis in range and the innermost
-      // origin within [0, size - run_taps].
-      Value* fields = b.CreateMul(r, b.getInt64(1 + c.window.size()));
-      Value* inside = b.getTrue();
-      for (size_t i = 0; i <= last; ++i) {
-        Value* origin = b.CreateLoad(
-            b.getInt64Ty(), b.CreateInBoundsGEP(b.getInt64Ty(), row_info,
-                                                b.CreateAdd(fields, b.getInt64(1 + i))));
-        const int64_t room =
-            i == last ? c.in_ext[i] - run_taps + 1 : c.in_ext[i];
-        inside = b.CreateAnd(
-            inside, room > 0 ? b.CreateICmpULT(b.CreateAdd(origin, at_tap[i]),
-                                               b.getInt64(room))
-                             : b.getFalse());
-      }
-      llvm::Function* fn = b.GetInsertBlock()->getParent();
-      auto* whole = llvm::BasicBlock::Create(b.getContext(), "run.whole", fn);
-      auto* edge = llvm::BasicBlock::Create(b.getContext(), "run.edge", fn);
-      auto* done = llvm::BasicBlock::Create(b.getContext(), "run.done", fn);
-      b.CreateCondBr(inside, whole, edge);
-      b.SetInsertPoint(whole);
-      CopyElements(b, elem, dst,
-                   ConvRowPointer(b, p, input, row_info, r, at_tap,
-                                  b.getInt64(0), zeros),
-                   run_taps * f);
-      b.CreateBr(done);
-      b.SetInsertPoint(edge);
-      EmitForLoop(b, b.getInt64(0), b.getInt64(run_taps), "run.tap", [&](Value* w) {
-        std::vector<Value*> at = at_tap;
-        at[last] = b.CreateAdd(at[last], w);
-        CopyElements(b, elem,
-                     b.CreateInBoundsGEP(elem, dst, b.CreateMul(w, b.getInt64(f))),
-                     ConvRowPointer(b, p, input, row_info, r, at, b.getInt64(0),
-                                    zeros),
-                     f);
-      });
-      b.CreateBr(done);
-      b.SetInsertPoint(done);
-    });
-  });
-}
-
 absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   llvm::IRBuilderBase& b = a.b;
   llvm::LLVMContext& ctx = b.getContext();
@@ -796,48 +565,6 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         });
       });
   return err.status;
-}
-
-// The convolutions the gemm takes: one feature and batch group, no input
-// dilation, input features contiguous (the most minor dimension) and of the
-// result's type, so that a row of A over one tap's features is a run of
-// memory, read in place;
-// with fewer than 8 input features a slice would be too shallow, so A is
-// packed, whole taps per slice.
-std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
-  const InstructionAttributes& attrs = conv.attrs();
-  const Shape& lhs = conv.operand(0)->shape();
-  const Shape& rhs = conv.operand(1)->shape();
-  const PrimitiveType type = conv.shape().element_type();
-  if (attrs.feature_group_count != 1 || attrs.batch_group_count != 1 ||
-      lhs.element_type() != type || rhs.element_type() != type ||
-      lhs.rank() == 0 || !conv.shape().IsArray()) {
-    return std::nullopt;
-  }
-  absl::StatusOr<Shape> inferred = InferShape(conv);
-  if (!inferred.ok() || !inferred->SameDimensions(conv.shape())) {
-    return std::nullopt;  // the element loops report it
-  }
-  ConvGemm c;
-  c.dn = attrs.conv_dnums;
-  c.window = attrs.window;
-  if (lhs.layout().minor_to_major[0] != c.dn.input_feature ||
-      c.window.size() != c.dn.input_spatial.size()) {
-    return std::nullopt;
-  }
-  c.features = lhs.dimensions(c.dn.input_feature);
-  c.packed = c.features < 8;
-  c.row_runs = !c.window.empty() && c.window.back().window_dilation == 1 &&
-               PhysicalStrides(lhs)[c.dn.input_spatial.back()] == c.features;
-  c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
-  for (size_t i = 0; i < c.window.size(); ++i) {
-    if (c.window[i].base_dilation != 1) return std::nullopt;
-    c.in_ext.push_back(lhs.dimensions(c.dn.input_spatial[i]));
-    c.kernel_ext.push_back(rhs.dimensions(c.dn.kernel_spatial[i]));
-    c.row_ext.push_back(conv.shape().dimensions(c.dn.output_spatial[i]));
-    c.taps *= c.kernel_ext.back();
-  }
-  return c;
 }
 
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {

@@ -22,7 +22,7 @@
 //     epilogue: C's rows -> the output through the fusion's root
 //
 // A convolution is the same product with A's rows read from the input
-// (docs/codegen.md, "implicit GEMM"): see ConvGemm in gemm_emitter.cc.
+// (docs/codegen.md, "implicit GEMM"): see ConvGemm in gemm_plan.h.
 // C is a scratch tile of MC x (group width) accumulators per unit. Each element of
 // C sums its products in increasing k from zero, as the evaluator does;
 // with CompileOptions::strict_fp each product is rounded before the add

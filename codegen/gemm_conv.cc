@@ -1,0 +1,217 @@
+// The convolution side of the gemm strategy: each row's window origin,
+// the row pointers into the input, and the packing of inputs with few
+// features (see ConvGemm in gemm_plan.h).
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/gemm_plan.h"
+#include "codegen/ir_types.h"
+#include "compiler/ir/shape_inference.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace aotc::codegen {
+
+using llvm::Value;
+
+Value* ZeroRow(ModuleContext& mc, llvm::Type* elem, int64_t count) {
+  const std::string name =
+      absl::StrCat(mc.prefix(), ".gemm_zeros_", elem->isDoubleTy() ? "f64_" : "f32_",
+                   count);
+  if (llvm::GlobalVariable* g = mc.module().getNamedGlobal(name)) return g;
+  llvm::Type* type = llvm::ArrayType::get(elem, count);
+  auto* g = new llvm::GlobalVariable(mc.module(), type, /*isConstant=*/true,
+                                     llvm::GlobalValue::InternalLinkage,
+                                     llvm::Constant::getNullValue(type), name);
+  g->setAlignment(llvm::Align(64));
+  return g;
+}
+
+void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, Value* i0, Value* panels,
+                    Value* info) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const size_t fields = 1 + c.window.size();
+  EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(p.tiling.mr)),
+              "gemm.conv_rows", [&](Value* r) {
+    Value* row = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateAdd(i0, r),
+                                         b.getInt64(p.dims.m - 1));
+    const std::vector<Value*> rc = UnflattenRowMajor(b, row, c.row_ext);
+    Value* at = b.CreateMul(r, b.getInt64(fields));
+    Value* offset = b.CreateMul(rc[0], b.getInt64(strides[c.dn.input_batch]));
+    for (size_t i = 0; i < c.window.size(); ++i) {
+      Value* origin = b.CreateSub(
+          b.CreateMul(rc[i + 1], b.getInt64(c.window[i].stride)),
+          b.getInt64(c.window[i].pad_low));
+      offset = b.CreateAdd(
+          offset, b.CreateMul(origin, b.getInt64(strides[c.dn.input_spatial[i]])));
+      b.CreateStore(origin, b.CreateInBoundsGEP(
+                                b.getInt64Ty(), info,
+                                b.CreateAdd(at, b.getInt64(1 + i))));
+    }
+    b.CreateStore(offset, b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
+  });
+}
+
+Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
+                      const IrArray& input, Value* info, Value* r,
+                      const std::vector<Value*>& tap_at, Value* c0,
+                      Value* zeros) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const size_t fields = 1 + c.window.size();
+  Value* at = b.CreateMul(r, b.getInt64(fields));
+  Value* offset = b.CreateLoad(b.getInt64Ty(),
+                               b.CreateInBoundsGEP(b.getInt64Ty(), info, at));
+  Value* inside = b.getTrue();
+  for (size_t i = 0; i < c.window.size(); ++i) {
+    Value* origin = b.CreateLoad(
+        b.getInt64Ty(),
+        b.CreateInBoundsGEP(b.getInt64Ty(), info, b.CreateAdd(at, b.getInt64(1 + i))));
+    Value* pos = b.CreateAdd(origin, tap_at[i]);
+    // 0 <= pos < size, as one unsigned compare.
+    inside = b.CreateAnd(inside, b.CreateICmpULT(pos, b.getInt64(c.in_ext[i])));
+    offset = b.CreateAdd(
+        offset, b.CreateMul(tap_at[i], b.getInt64(strides[c.dn.input_spatial[i]])));
+  }
+  offset = b.CreateAdd(offset, b.CreateMul(c0, b.getInt64(strides[c.dn.input_feature])));
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  // Outside the input the offset is meaningless; the pointer is never used.
+  Value* in_ptr = b.CreateGEP(elem, input.base(), offset);
+  return b.CreateSelect(inside, in_ptr, zeros);
+}
+
+std::vector<Value*> WindowOffsets(llvm::IRBuilderBase& b, const ConvGemm& c,
+                                  Value* tap) {
+  std::vector<Value*> at;
+  const std::vector<Value*> w = UnflattenRowMajor(b, tap, c.kernel_ext);
+  for (size_t i = 0; i < w.size(); ++i) {
+    at.push_back(b.CreateMul(w[i], b.getInt64(c.window[i].window_dilation)));
+  }
+  return at;
+}
+
+namespace {
+
+// Copies `count` elements from `src` to `dst`: a memcpy of constant size,
+// which LLVM turns into a few vector moves.
+void CopyElements(llvm::IRBuilderBase& b, llvm::Type* elem, Value* dst,
+                  Value* src, int64_t count) {
+  const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
+  b.CreateMemCpy(dst, align, src, align,
+                 count * static_cast<int64_t>(align.value()));
+}
+
+}  // namespace
+
+// A convolution with few input features, its depth slice [pc, pc + kc) of
+// whole taps packed for `rows` rows into kc-element rows at `ap`. With
+// row runs, a slice holds whole kernel rows (the taps along the innermost
+// spatial axis), whose features lie side by side in the input: a row copies
+// each kernel row as one run where it falls inside the input, and tap by
+// tap (zeros outside) near the edges.
+void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
+                  const IrArray& input, Value* row_info, Value* zeros,
+                  Value* ap, Value* pc, Value* kc, Value* rows) {
+  const ConvGemm& c = *p.conv;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const int64_t f = c.features;
+  const int64_t run_taps = c.row_runs ? c.kernel_ext.back() : 1;
+  Value* first = b.CreateUDiv(pc, b.getInt64(f));
+  Value* groups = b.CreateUDiv(kc, b.getInt64(f * run_taps));
+  const size_t last = c.window.size() - 1;
+  EmitForLoop(b, b.getInt64(0), groups, "gemm.pack_taps", [&](Value* g) {
+    const std::vector<Value*> at_tap = WindowOffsets(
+        b, c, b.CreateAdd(first, b.CreateMul(g, b.getInt64(run_taps))));
+    EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_taps.r", [&](Value* r) {
+      Value* dst = b.CreateInBoundsGEP(
+          elem, ap, b.CreateAdd(b.CreateMul(r, kc),
+                                b.CreateMul(g, b.getInt64(run_taps * f))));
+      if (run_taps == 1) {
+        CopyElements(b, elem, dst,
+                     ConvRowPointer(b, p, input, row_info, r, at_tap,
+                                    b.getInt64(0), zeros),
+                     f);
+        return;
+      }
+      // The whole run inside: every outer axis in range and the innermost
+      // origin within [0, size - run_taps].
+      Value* fields = b.CreateMul(r, b.getInt64(1 + c.window.size()));
+      Value* inside = b.getTrue();
+      for (size_t i = 0; i <= last; ++i) {
+        Value* origin = b.CreateLoad(
+            b.getInt64Ty(), b.CreateInBoundsGEP(b.getInt64Ty(), row_info,
+                                                b.CreateAdd(fields, b.getInt64(1 + i))));
+        const int64_t room =
+            i == last ? c.in_ext[i] - run_taps + 1 : c.in_ext[i];
+        inside = b.CreateAnd(
+            inside, room > 0 ? b.CreateICmpULT(b.CreateAdd(origin, at_tap[i]),
+                                               b.getInt64(room))
+                             : b.getFalse());
+      }
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* whole = llvm::BasicBlock::Create(b.getContext(), "run.whole", fn);
+      auto* edge = llvm::BasicBlock::Create(b.getContext(), "run.edge", fn);
+      auto* done = llvm::BasicBlock::Create(b.getContext(), "run.done", fn);
+      b.CreateCondBr(inside, whole, edge);
+      b.SetInsertPoint(whole);
+      CopyElements(b, elem, dst,
+                   ConvRowPointer(b, p, input, row_info, r, at_tap,
+                                  b.getInt64(0), zeros),
+                   run_taps * f);
+      b.CreateBr(done);
+      b.SetInsertPoint(edge);
+      EmitForLoop(b, b.getInt64(0), b.getInt64(run_taps), "run.tap", [&](Value* w) {
+        std::vector<Value*> at = at_tap;
+        at[last] = b.CreateAdd(at[last], w);
+        CopyElements(b, elem,
+                     b.CreateInBoundsGEP(elem, dst, b.CreateMul(w, b.getInt64(f))),
+                     ConvRowPointer(b, p, input, row_info, r, at, b.getInt64(0),
+                                    zeros),
+                     f);
+      });
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    });
+  });
+}
+
+std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
+  const InstructionAttributes& attrs = conv.attrs();
+  const Shape& lhs = conv.operand(0)->shape();
+  const Shape& rhs = conv.operand(1)->shape();
+  const PrimitiveType type = conv.shape().element_type();
+  if (attrs.feature_group_count != 1 || attrs.batch_group_count != 1 ||
+      lhs.element_type() != type || rhs.element_type() != type ||
+      lhs.rank() == 0 || !conv.shape().IsArray()) {
+    return std::nullopt;
+  }
+  absl::StatusOr<Shape> inferred = InferShape(conv);
+  if (!inferred.ok() || !inferred->SameDimensions(conv.shape())) {
+    return std::nullopt;  // the element loops report it
+  }
+  ConvGemm c;
+  c.dn = attrs.conv_dnums;
+  c.window = attrs.window;
+  if (lhs.layout().minor_to_major[0] != c.dn.input_feature ||
+      c.window.size() != c.dn.input_spatial.size()) {
+    return std::nullopt;
+  }
+  c.features = lhs.dimensions(c.dn.input_feature);
+  c.packed = c.features < 8;
+  c.row_runs = !c.window.empty() && c.window.back().window_dilation == 1 &&
+               PhysicalStrides(lhs)[c.dn.input_spatial.back()] == c.features;
+  c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
+  for (size_t i = 0; i < c.window.size(); ++i) {
+    if (c.window[i].base_dilation != 1) return std::nullopt;
+    c.in_ext.push_back(lhs.dimensions(c.dn.input_spatial[i]));
+    c.kernel_ext.push_back(rhs.dimensions(c.dn.kernel_spatial[i]));
+    c.row_ext.push_back(conv.shape().dimensions(c.dn.output_spatial[i]));
+    c.taps *= c.kernel_ext.back();
+  }
+  return c;
+}
+
+
+}  // namespace aotc::codegen

@@ -1,0 +1,126 @@
+// The plan the gemm strategy's emitters share (gemm_emitter.cc for dots and
+// the microkernel, gemm_conv.cc for the convolution side): internal to
+// those two files.
+#ifndef AOTC_CODEGEN_GEMM_PLAN_H_
+#define AOTC_CODEGEN_GEMM_PLAN_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "codegen/dot_emitter.h"
+#include "codegen/gemm_emitter.h"
+#include "codegen/ir_array.h"
+#include "codegen/module_context.h"
+
+namespace aotc::codegen {
+
+// The dot's dimensions grouped into batch, rows (lhs free), columns (rhs
+// free) and depth (contracting), each group flattened row-major in the
+// order HLO gives them: the dot's result is [batch..., rows..., columns...].
+struct GemmDims {
+  std::vector<int64_t> lhs_batch, rhs_batch, lhs_free, rhs_free;
+  std::vector<int64_t> lhs_contract, rhs_contract;
+  std::vector<int64_t> batch_ext, m_ext, n_ext, k_ext;
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+};
+
+// A convolution as a product (the "implicit GEMM"): row m of A is output
+// position (n, s...) flattened over [batch, output spatial...]; depth k is
+// kernel tap t (row-major over the kernel's spatial dimensions) then input
+// feature c, k = t * features + c, the evaluator's order; column j is the
+// output feature. A[m, k] is the input at (n, s_i * stride_i - pad_low_i +
+// w_i * dilation_i, c), zero outside; B[k, j] is the kernel at (w or its
+// reversal, c, j). Each depth slice stays within one tap, so a row of A
+// over the slice is a contiguous run of input features, read in place.
+struct ConvGemm {
+  ConvolutionDimensionNumbers dn;
+  std::vector<WindowDim> window;
+  std::vector<int64_t> in_ext;      // input spatial sizes
+  std::vector<int64_t> row_ext;     // [batch, output spatial sizes...]
+  std::vector<int64_t> kernel_ext;  // kernel spatial sizes
+  int64_t features = 1;             // input features
+  int64_t taps = 1;                 // product of kernel_ext
+  int64_t chunks = 1;               // depth slices per tap
+  // With few input features A is packed instead: each depth slice holds
+  // whole taps, `taps_per_slice` of them.
+  bool packed = false;
+  int64_t taps_per_slice = 1;
+  // The taps along the innermost spatial axis read neighbouring input
+  // positions (dilation 1, positions one feature run apart), so a kernel
+  // row's features form one run of memory.
+  bool row_runs = false;
+};
+
+// Everything the emitters need, fixed at planning time.
+struct GemmPlan {
+  DotSite site;
+  GemmDims dims;
+  GemmTiling tiling;
+  PrimitiveType type = PrimitiveType::kF32;
+  int64_t n_pad = 0;          // n rounded up to nr
+  // Units of the parallel loop: (batch, block of rows, group of columns).
+  // Few blocks of rows (a batch of 64) are split by columns too, each
+  // group of `group_panels` nr-panels a unit of its own.
+  int64_t col_groups = 1;
+  int64_t group_panels = 1;
+  int64_t units() const { return dims.batch * blocks * col_groups; }
+  int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
+  int64_t blocks = 0;         // row blocks per batch
+  int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
+  int64_t slot_bytes = 0;     // one unit's packed A, C and row origins
+  int64_t a_bytes = 0;        // the packed A part of a slot
+  bool parallel = false;      // units run as parallel tasks (a slot each)
+  bool direct_a = false;      // A's rows are contiguous along k: no packing
+  std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
+  std::optional<ConvGemm> conv;              // set for a convolution
+  int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
+};
+
+// The convolution side of the implicit GEMM (gemm_conv.cc).
+
+// A read-only row of `count` zeros: what a convolution's A row reads where
+// the window falls outside the input.
+llvm::Value* ZeroRow(ModuleContext& mc, llvm::Type* elem, int64_t count);
+
+// For each row r of the block (clamped to m - 1): the element offset of the
+// window's origin in the input, o = n * stride_n + sum_i origin_i *
+// stride_i (signed), then origin_i = s_i * stride - pad_low per spatial
+// axis; 1 + spatial i64 values per row at `info`.
+void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, llvm::Value* i0, llvm::Value* panels,
+                    llvm::Value* info);
+
+// Row r of A over the depth slice [tap, feature c0...): the input's feature
+// run at the window position, or the zero row where it falls outside.
+llvm::Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
+                            const IrArray& input, llvm::Value* info,
+                            llvm::Value* r,
+                            const std::vector<llvm::Value*>& tap_at,
+                            llvm::Value* c0, llvm::Value* zeros);
+
+// A convolution's window offset of kernel tap `tap` (row-major over the
+// kernel's spatial dimensions) per spatial axis: w_i * dilation_i.
+std::vector<llvm::Value*> WindowOffsets(llvm::IRBuilderBase& b,
+                                        const ConvGemm& c, llvm::Value* tap);
+
+// A convolution with few input features, its depth slice [pc, pc + kc) of
+// whole taps packed for `rows` rows into kc-element rows at `ap` (see
+// PackConvTaps in gemm_conv.cc).
+void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
+                  const IrArray& input, llvm::Value* row_info,
+                  llvm::Value* zeros, llvm::Value* ap, llvm::Value* pc,
+                  llvm::Value* kc, llvm::Value* rows);
+
+// The convolutions the gemm takes: one feature and batch group, no input
+// dilation, input features contiguous (the most minor dimension) and of the
+// result's type, so that a row of A over one tap's features is a run of
+// memory, read in place;
+// with fewer than 8 input features a slice would be too shallow, so A is
+// packed, whole taps per slice.
+std::optional<ConvGemm> DescribeConvolution(const Instruction& conv);
+
+}  // namespace aotc::codegen
+
+#endif  // AOTC_CODEGEN_GEMM_PLAN_H_
