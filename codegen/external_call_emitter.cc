@@ -149,7 +149,7 @@ absl::Status CheckExternalCall(const Instruction& inst) {
   }
   if (const auto& constraints = inst.attrs().operand_layout_constraints;
       constraints.has_value()) {
-    if (constraints->size() != inst.operand_count()) {
+    if (constraints->size() != static_cast<size_t>(inst.operand_count())) {
       return TargetError(inst, absl::StrCat("has ", constraints->size(),
                                             " operand layout constraints for ",
                                             inst.operand_count(), " operands"));
@@ -182,7 +182,7 @@ std::optional<StrategyPlan> PlanExternalCall(const Instruction& inst) {
   plan.may_fail = true;
   // Operands in another layout than their constraint are copied into
   // scratch, one buffer each, in the constrained layout.
-  for (size_t k = 0; k < inst.operand_count(); ++k) {
+  for (size_t k = 0; k < static_cast<size_t>(inst.operand_count()); ++k) {
     if (NeedsRelayout(inst, k)) {
       plan.scratch_bytes += AlignUp(ConstrainedOperand(inst, k)->ByteSize());
     }
