@@ -1,11 +1,13 @@
 // The `aotc` command line: `aotc inspect`, `aotc eval`, `aotc compile`,
-// `aotc run`.
+// `aotc run`, `aotc conform`.
 //
 // Flags are parsed with llvm::cl subcommands; each subcommand's work lives in
 // its own *_command.cc. Exit codes: 0 success, 1 error in the input, 2 usage.
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
+#include <thread>
 
 #include "compiler/ir/limits.h"
 #include "llvm/Support/CommandLine.h"
@@ -28,6 +30,9 @@ cl::SubCommand compile_cmd(
 cl::SubCommand run_cmd(
     "run", "Compile a model for this machine and run it (optionally --check "
            "it against the reference evaluator)");
+cl::SubCommand conform_cmd(
+    "conform", "Run self-checking programs (e.g. the StableHLO test data) and "
+               "report PASS, FAIL or UNSUPPORTED per file");
 
 cl::opt<std::string> inspect_model(cl::Positional, cl::Required,
                                    cl::desc("<model: HLO text or HloModuleProto>"),
@@ -248,6 +253,26 @@ cl::opt<int64_t> run_max_work(
     cl::desc("Evaluator budget for --check (0: no limit)"), cl::sub(run_cmd),
     cl::cat(aotc_category));
 
+// aotc conform
+cl::list<std::string> conform_files(
+    cl::Positional, cl::OneOrMore,
+    cl::desc("<file or folder ...> (a folder: its *.mlir, *.hlo, *.pb files)"),
+    cl::sub(conform_cmd), cl::cat(aotc_category));
+cl::opt<bool> conform_evaluator(
+    "evaluator",
+    cl::desc("Run the programs with the reference evaluator instead of "
+             "compiled code"),
+    cl::sub(conform_cmd), cl::cat(aotc_category));
+cl::opt<int64_t> conform_jobs(
+    "jobs", cl::value_desc("N"), cl::init(0),
+    cl::desc("Files run at the same time, each in a process of its own "
+             "(default: one per core)"),
+    cl::sub(conform_cmd), cl::cat(aotc_category));
+cl::opt<double> conform_timeout(
+    "timeout", cl::value_desc("SECONDS"), cl::init(300),
+    cl::desc("Fail a file that takes longer (default 300; 0: no limit)"),
+    cl::sub(conform_cmd), cl::cat(aotc_category));
+
 void PrintVersion(llvm::raw_ostream& os) {
   os << "aotc " << AOTC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
@@ -260,6 +285,7 @@ int main(int argc, char** argv) {
   cl::HideUnrelatedOptions(aotc_category, eval_cmd);
   cl::HideUnrelatedOptions(aotc_category, compile_cmd);
   cl::HideUnrelatedOptions(aotc_category, run_cmd);
+  cl::HideUnrelatedOptions(aotc_category, conform_cmd);
   cl::SetVersionPrinter(PrintVersion);
   std::string errors;
   llvm::raw_string_ostream errs(errors);
@@ -278,7 +304,9 @@ int main(int argc, char** argv) {
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
           "[--output-dir DIR] [--check] [--bench N] [--threads N]\n"
-          "      [--library FILE]...\n\n"
+          "      [--library FILE]...\n"
+          "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
+          "[--timeout SECONDS]\n\n"
           "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
           &errs)) {
     errs.flush();
@@ -378,8 +406,25 @@ int main(int argc, char** argv) {
     options.passes = PassFlagsFromCommandLine();
     return aotc::RunRun(options);
   }
+  if (conform_cmd) {
+    aotc::ConformOptions options;
+    options.files.assign(conform_files.begin(), conform_files.end());
+    options.evaluator = conform_evaluator;
+    if (conform_jobs < 0 || conform_jobs > 1024 || conform_timeout < 0) {
+      std::fprintf(stderr, "aotc: error: --jobs must be 0..1024 and --timeout "
+                           "not negative\n");
+      return 2;
+    }
+    options.jobs = conform_jobs > 0
+                       ? static_cast<int>(conform_jobs)
+                       : std::max(1, static_cast<int>(
+                                         std::thread::hardware_concurrency()));
+    options.timeout_seconds = conform_timeout;
+    return aotc::RunConform(options);
+  }
   std::fprintf(stderr,
                "aotc: error: no subcommand given; use 'aotc inspect', "
-               "'aotc eval', 'aotc compile', 'aotc run', or 'aotc --help'\n");
+               "'aotc eval', 'aotc compile', 'aotc run', 'aotc conform', or "
+               "'aotc --help'\n");
   return 2;
 }

@@ -1,4 +1,4 @@
-// The subcommands of the `aotc` tool (inspect, eval, compile, run). Each
+// The subcommands of the `aotc` tool (inspect, eval, compile, run, conform). Each
 // returns the process exit code: 0 success, 1 an error in the input
 // (reported on stderr), 2 a usage error.
 #ifndef AOTC_TOOLS_COMMANDS_H_
@@ -73,6 +73,16 @@ struct RunCommandOptions {
   PassFlags passes;  // passes.strict_fp is also CompileOptions::strict_fp
 };
 int RunRun(const RunCommandOptions& options);
+
+struct ConformOptions {
+  std::vector<std::string> files;  // files, or folders of *.mlir/*.hlo/*.pb
+  bool evaluator = false;          // the reference evaluator instead of codegen
+  int jobs = 1;                    // files run at the same time
+  double timeout_seconds = 0;      // per file; 0: no limit
+};
+// Runs self-checking programs (tools/conform.h), one child process per file.
+// Exit code 1 when any file failed.
+int RunConform(const ConformOptions& options);
 
 // Prints the status's message on stderr; returns exit code 1.
 int ReportError(const absl::Status& status);
