@@ -33,8 +33,10 @@ class BufferPlaces {
   void RecordParam(llvm::Value* ptr, int64_t index) {
     places_[ptr] = {Place::kParam, index};
   }
-  void RecordResult(llvm::Value* ptr, int64_t index) {
-    places_[ptr] = {Place::kResult, index};
+  // `donated_arg` >= 0: the result's buffer is that argument's (donation),
+  // so the two are one space for alias scopes.
+  void RecordResult(llvm::Value* ptr, int64_t index, int64_t donated_arg = -1) {
+    places_[ptr] = {Place::kResult, index, donated_arg};
   }
   void RecordTemp(llvm::Value* ptr, int64_t offset) {
     places_[ptr] = {Place::kTemp, offset};
@@ -57,6 +59,7 @@ class BufferPlaces {
   struct Place {
     enum Kind { kParam, kResult, kTemp } kind;
     int64_t value;
+    int64_t donated_arg = -1;  // kResult
   };
   // A byte range in a space (temp, one parameter, one result).
   struct Extent {

@@ -111,7 +111,11 @@ llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
   auto check_array = [&](llvm::Value* array,
                          const std::vector<TensorInfo>& tensors, int code) {
     for (size_t k = 0; k < tensors.size(); ++k) {
-      if (tensors[k].byte_size == 0) continue;
+      // A donated result lives in its argument, checked as an argument.
+      if (tensors[k].byte_size == 0 || (code == kErrorNullResult &&
+                                        tensors[k].aliased >= 0)) {
+        continue;
+      }
       llvm::Value* p =
           b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, array, k));
       fail_if(b.CreateIsNull(p), code);
@@ -127,7 +131,24 @@ llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
                            b.getInt64(0)),
             kErrorMisalignedTemp);
   }
-  b.CreateRet(b.CreateCall(entry, {f->getArg(0), f->getArg(1), f->getArg(2)}));
+  // Donated results are written into their arguments' buffers: the
+  // computation gets a results array with those pointers in their places.
+  llvm::Value* results = f->getArg(1);
+  bool donation = false;
+  for (const TensorInfo& t : sig.results) donation = donation || t.aliased >= 0;
+  if (donation) {
+    llvm::Type* type = llvm::ArrayType::get(ptr, sig.results.size());
+    llvm::Value* copy = b.CreateAlloca(type);
+    for (size_t k = 0; k < sig.results.size(); ++k) {
+      const int a = sig.results[k].aliased;
+      llvm::Value* p =
+          a >= 0 ? b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), a))
+                 : b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, results, k));
+      b.CreateStore(p, b.CreateConstInBoundsGEP2_64(type, copy, 0, k));
+    }
+    results = copy;
+  }
+  b.CreateRet(b.CreateCall(entry, {f->getArg(0), results, f->getArg(2)}));
   return f;
 }
 
@@ -142,7 +163,11 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   const size_t n_args = sig.args.size();
   const size_t n_results = sig.results.size();
-  std::vector<llvm::Type*> params(n_args + n_results + 1, ptr);
+  // Donated results are no parameters of NAME_run: they come back in their
+  // arguments.
+  size_t n_own_results = 0;
+  for (const TensorInfo& t : sig.results) n_own_results += t.aliased < 0;
+  std::vector<llvm::Type*> params(n_args + n_own_results + 1, ptr);
   auto* run = llvm::Function::Create(
       llvm::FunctionType::get(i32, params, false),
       llvm::GlobalValue::ExternalLinkage, sig.name + "_run", m);
@@ -159,9 +184,17 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
       return a;
     };
     llvm::Value* args = pack(0, n_args);
-    llvm::Value* results = pack(n_args, n_results);
+    llvm::Type* type = llvm::ArrayType::get(ptr, std::max<size_t>(n_results, 1));
+    llvm::Value* results = b.CreateAlloca(type);
+    for (size_t k = 0, next = n_args; k < n_results; ++k) {
+      llvm::Value* p = sig.results[k].aliased >= 0
+                           ? llvm::ConstantPointerNull::get(
+                                 llvm::PointerType::getUnqual(ctx))
+                           : static_cast<llvm::Value*>(run->getArg(next++));
+      b.CreateStore(p, b.CreateConstInBoundsGEP2_64(type, results, 0, k));
+    }
     b.CreateRet(b.CreateCall(
-        checked, {args, results, run->getArg(n_args + n_results)}));
+        checked, {args, results, run->getArg(n_args + n_own_results)}));
   }
   auto* packed = llvm::Function::Create(
       llvm::FunctionType::get(i32, {ptr, ptr, ptr}, false),
@@ -179,7 +212,7 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
     b.SetInsertPoint(ok);
   };
   check(packed->getArg(0), n_args, kErrorNullArgument);
-  check(packed->getArg(1), n_results, kErrorNullResult);
+  check(packed->getArg(1), n_own_results, kErrorNullResult);
   b.CreateRet(b.CreateCall(checked, {packed->getArg(0), packed->getArg(1),
                                      packed->getArg(2)}));
 }

@@ -53,6 +53,10 @@ int64_t ComputationEmitter::SharedRegionOffset() const {
 
 absl::Status ComputationEmitter::PlanAll() {
   const BufferPlan plan = AssignBuffers(comp_);
+  if (!plan.unsupported.empty()) {
+    return ErrorAt(comp_.root()->location(), plan.unsupported);
+  }
+  donated_ = plan.donated;
   live_ = plan.schedule;
   own_bytes_ = plan.arena_bytes;
   for (const Instruction* inst : live_) {
@@ -253,19 +257,27 @@ absl::StatusOr<BufferFunction> ComputationEmitter::Emit() {
   for (int k = 0; k < results; ++k) {
     result_ptrs_.push_back(b_->CreateLoad(
         ptr, b_->CreateConstInBoundsGEP1_64(ptr, results_, k)));
-    places_.RecordResult(result_ptrs_.back(), k);
+    places_.RecordResult(result_ptrs_.back(), k, donated_[k]);
   }
   for (const Instruction* inst : live_) RETURN_IF_ERROR(EmitInstruction(*inst));
-  // Root leaves not written in place are copied into the result buffers.
+  // Root leaves not written in place are copied into the result buffers;
+  // into donated arguments last, once nothing reads them any more. A
+  // donated result that is its own argument needs no copy.
   const std::vector<IrArray>& root = values_.at(comp_.root());
-  for (int r = 0; r < results; ++r) {
-    auto [producer, leaf] = TraceLeaf(comp_.root(), r);
-    const Plan& plan = plans_.at(producer);
-    if (static_cast<int>(plan.result_index.size()) > leaf &&
-        plan.result_index[leaf] == r) {
-      continue;
+  for (bool into_arguments : {false, true}) {
+    for (int r = 0; r < results; ++r) {
+      if ((donated_[r] >= 0) != into_arguments) continue;
+      auto [producer, leaf] = TraceLeaf(comp_.root(), r);
+      const Plan& plan = plans_.at(producer);
+      if (static_cast<int>(plan.result_index.size()) > leaf &&
+          plan.result_index[leaf] == r) {
+        continue;
+      }
+      if (donated_[r] >= 0 && root[r].base() == param_leaves_[donated_[r]]) {
+        continue;
+      }
+      Copy(IrArray(result_ptrs_[r], &root[r].shape()), root[r]);
     }
-    Copy(IrArray(result_ptrs_[r], &root[r].shape()), root[r]);
   }
   b_->CreateRet(b_->getInt32(0));
   return BufferFunction{function_, SharedRegionOffset() + shared_bytes_,

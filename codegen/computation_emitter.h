@@ -103,6 +103,9 @@ class ComputationEmitter {
   llvm::Value* temp_ = nullptr;
   std::vector<llvm::Value*> param_leaves_;
   std::vector<llvm::Value*> result_ptrs_;
+  // Per result leaf of the entry: the argument leaf whose buffer it is
+  // (input_output_alias), or -1.
+  std::vector<int> donated_;
   std::map<const Instruction*, std::vector<IrArray>> values_;
 };
 

@@ -73,6 +73,13 @@ class ElementalEmitter {
   absl::StatusOr<std::vector<llvm::Value*>> CallScalar(
       const Computation& comp, const std::vector<llvm::Value*>& args);
 
+  // Start indices of dynamic-slice / dynamic-update-slice: the scalar
+  // operands [first, first + rank), or the rank-1 operand `first`, clamped
+  // to [0, dim - size] per dimension.
+  absl::StatusOr<std::vector<llvm::Value*>> ClampedStarts(
+      const Instruction& inst, const std::vector<LeafGenerators>& ops,
+      int first, const std::vector<int64_t>& sizes);
+
  private:
   absl::StatusOr<Generator> Movement(const Instruction& inst,
                                      const std::vector<LeafGenerators>& ops);
@@ -116,13 +123,6 @@ class ElementalEmitter {
   // read from a read-only global.
   absl::StatusOr<Generator> Constant(const Instruction& inst,
                                      const Literal& literal);
-
-  // Start indices of dynamic-slice / dynamic-update-slice: the scalar
-  // operands [first, first + rank), or the rank-1 operand `first`, clamped
-  // to [0, dim - size] per dimension.
-  absl::StatusOr<std::vector<llvm::Value*>> ClampedStarts(
-      const Instruction& inst, const std::vector<LeafGenerators>& ops,
-      int first, const std::vector<int64_t>& sizes);
 
   ModuleContext& mc_;
   llvm::IRBuilderBase& b_;

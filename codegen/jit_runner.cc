@@ -186,6 +186,11 @@ absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
     }
   }
   for (const TensorInfo& r : signature_.results) {
+    // A donated result comes back in its argument's buffer.
+    if (r.aliased >= 0) {
+      session->results_.push_back(nullptr);
+      continue;
+    }
     ASSIGN_OR_RETURN(Buffer buffer, AllocateBuffer(r.byte_size));
     session->results_.push_back(buffer.get());
     session->buffers_.push_back(std::move(buffer));
@@ -204,7 +209,9 @@ std::vector<Literal> LoadedModel::Session::Results() const {
   std::vector<Literal> out;
   const std::vector<TensorInfo>& results = model_->signature().results;
   for (size_t k = 0; k < results.size(); ++k) {
-    out.push_back(LiteralFromPhysical(TensorShape(results[k]), results_[k]));
+    const void* bytes =
+        results[k].aliased >= 0 ? args_[results[k].aliased] : results_[k];
+    out.push_back(LiteralFromPhysical(TensorShape(results[k]), bytes));
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/depthwise_emitter.h"
 #include "codegen/dot_emitter.h"
+#include "codegen/dynamic_update_slice_emitter.h"
 #include "codegen/external_call_emitter.h"
 #include "codegen/gemm_emitter.h"
 #include "codegen/ir_types.h"
@@ -175,6 +176,7 @@ const std::vector<Strategy>& Strategies() {
           {"allocate-buffer", AnyTarget<PlanAllocateBuffer>},
           {"external-call", AnyTarget<PlanExternalCall>},
           {"scatter", AnyTarget<PlanScatter>},
+          {"dynamic-update-slice", AnyTarget<PlanDynamicUpdateSlice>},
           {"select-and-scatter", AnyTarget<PlanSelectAndScatter>},
           {"variadic-reduce", AnyTarget<PlanVariadicReduce>},
           {"element-loops", AnyTarget<PlanElementLoops>},

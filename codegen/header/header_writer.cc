@@ -28,6 +28,10 @@ struct Buffer {
   std::string camel;        // "X": the k<camel>Dims... constants
   std::string c_type;       // "float"
   std::string member;       // "arg0_": the pointer the C++ class holds
+  // Donation: an argument whose buffer receives a result (not const), or a
+  // result held in an argument's buffer (no pointer of its own).
+  bool donated = false;
+  bool in_argument = false;
 };
 
 // Text from the module (HLO instruction names, target strings) made safe for
@@ -98,6 +102,8 @@ std::vector<Buffer> Buffers(const ModelSignature& sig,
       AOTC_CHECK(c_type.has_value(), "signature holds a type without C type");
       b.c_type = std::string(*c_type);
       b.member = absl::StrCat(IndexName(is_result, i), "_");
+      b.donated = !is_result && tensors[i].aliased >= 0;
+      b.in_argument = is_result && tensors[i].aliased >= 0;
       out.push_back(std::move(b));
     }
   };
@@ -154,6 +160,14 @@ void WriteLeadingComment(const ModelSignature& sig,
         absl::StrAppend(out, ", minor_to_major {",
                         absl::StrJoin(t.minor_to_major, ","), "}");
         any_permuted = true;
+      }
+      if (b.donated) {
+        absl::StrAppend(out, ", donated: on return holds result ", t.aliased,
+                        " (", sig.results[t.aliased].name, ")");
+      }
+      if (b.in_argument) {
+        absl::StrAppend(out, ", written into argument ", t.aliased, " (",
+                        sig.args[t.aliased].name, ")");
       }
       out->append("\n");
       any_pred |= t.type == PrimitiveType::kPred;
@@ -286,17 +300,30 @@ void WriteDeclarations(const ModelSignature& sig,
   out->append(
       " * Results must not overlap each other, an argument or temp. Calls may\n"
       " * run concurrently when each has its own results and temp. */\n");
+  bool donation = false;
+  for (const Buffer& b : buffers) donation = donation || b.donated;
+  if (donation) {
+    out->append(
+        "/* A donated argument (not const) is overwritten: on return it holds "
+        "the\n * result named in its comment, which has no pointer of its "
+        "own. */\n");
+  }
   absl::StrAppend(out, "int ", RunSymbol(sig), "(\n");
   for (const Buffer& b : buffers) {
-    absl::StrAppend(out, "    ", b.is_result ? "" : "const ", b.c_type, "* ",
-                    b.info->name, ",\n");
+    if (b.in_argument) continue;
+    absl::StrAppend(out, "    ", b.is_result || b.donated ? "" : "const ",
+                    b.c_type, "* ", b.info->name, ",\n");
   }
   out->append("    void* temp);\n\n");
 
   absl::StrAppend(out, "/* ", RunSymbol(sig),
                   " with args[i] pointing at argument i and results[i] at\n");
   absl::StrAppend(out, " * result i (", upper, "_NUM_ARGS and ", upper,
-                  "_NUM_RESULTS pointers). */\n");
+                  "_NUM_RESULTS pointers)",
+                  donation ? ";\n * results[i] of a result written into a "
+                             "donated argument is not read (may be null)"
+                           : "",
+                  ". */\n");
   absl::StrAppend(out, "int ", RunPackedSymbol(sig),
                   "(const void* const* args, void* const* results,\n"
                   "    void* temp);\n\n");
@@ -345,21 +372,28 @@ void WriteClassAccessors(const std::string& cls,
                   "(void* temp = nullptr) : temp_(temp) {}\n");
   absl::StrAppend(out, "  ~", cls, "() {\n    Free(owned_temp_);\n");
   for (const Buffer& b : buffers) {
-    if (b.is_result) absl::StrAppend(out, "    Free(owned_", b.member, ");\n");
+    if (b.is_result && !b.in_argument) {
+      absl::StrAppend(out, "    Free(owned_", b.member, ");\n");
+    }
   }
   out->append("  }\n");
   absl::StrAppend(out, "  ", cls, "(const ", cls, "&) = delete;\n");
   absl::StrAppend(out, "  ", cls, "& operator=(const ", cls,
                   "&) = delete;\n\n");
   for (const Buffer& b : buffers) {
+    if (b.in_argument) continue;
     absl::StrAppend(out, "  void set_", b.info->name, "(",
-                    b.is_result ? "" : "const ", b.c_type, "* value) { ",
-                    b.member, " = value; }\n");
+                    b.is_result || b.donated ? "" : "const ", b.c_type,
+                    "* value) { ", b.member, " = value; }\n");
   }
   for (const Buffer& b : buffers) {
     if (!b.is_result) continue;
+    // A result in a donated argument is read from that argument.
+    const std::string member =
+        b.in_argument ? absl::StrCat(IndexName(false, b.info->aliased), "_")
+                      : b.member;
     absl::StrAppend(out, "  ", b.c_type, "* ", b.info->name,
-                    "() const { return ", b.member, "; }\n");
+                    "() const { return ", member, "; }\n");
   }
 }
 
@@ -381,7 +415,7 @@ void WriteClassMethods(const ModelSignature& sig,
   absl::StrAppend(out, "      if (temp_ == nullptr) return ", out_of_memory,
                   ";\n    }\n");
   for (const Buffer& b : buffers) {
-    if (!b.is_result) continue;
+    if (!b.is_result || b.in_argument) continue;
     std::string owned = absl::StrCat("owned_", b.member);
     absl::StrAppend(out, "    if (", b.member, " == nullptr) {\n");
     absl::StrAppend(out, "      if (", owned, " == nullptr) ", owned,
@@ -394,7 +428,9 @@ void WriteClassMethods(const ModelSignature& sig,
   out->append("    return 0;\n  }\n\n");
 
   std::vector<std::string> call_args;
-  for (const Buffer& b : buffers) call_args.push_back(b.member);
+  for (const Buffer& b : buffers) {
+    if (!b.in_argument) call_args.push_back(b.member);
+  }
   call_args.push_back("temp_");
   absl::StrAppend(out, "  // ", RunSymbol(sig),
                   " on the current buffers.\n  int Run() {\n");
@@ -415,12 +451,13 @@ void WriteClassMembers(const std::vector<Buffer>& buffers, std::string* out) {
       "    ::operator delete(p, std::align_val_t(kAlignment));\n"
       "  }\n\n");
   for (const Buffer& b : buffers) {
-    absl::StrAppend(out, "  ", b.is_result ? "" : "const ", b.c_type, "* ",
-                    b.member, " = nullptr;\n");
+    if (b.in_argument) continue;
+    absl::StrAppend(out, "  ", b.is_result || b.donated ? "" : "const ",
+                    b.c_type, "* ", b.member, " = nullptr;\n");
   }
   out->append("  void* temp_ = nullptr;\n  void* owned_temp_ = nullptr;\n");
   for (const Buffer& b : buffers) {
-    if (!b.is_result) continue;
+    if (!b.is_result || b.in_argument) continue;
     absl::StrAppend(out, "  void* owned_", b.member, " = nullptr;\n");
   }
 }

@@ -33,6 +33,10 @@ Json TensorJson(const TensorInfo& t, bool with_leaf) {
   j["minor_to_major"] = t.minor_to_major;
   j["element_count"] = t.element_count;
   j["byte_size"] = t.byte_size;
+  // Donation (input_output_alias): present only where it applies.
+  if (t.aliased >= 0) {
+    j[t.hlo_name.empty() ? "in_argument" : "donated_to_result"] = t.aliased;
+  }
   return j;
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "compiler/ir/input_output_alias.h"
 #include "compiler/ir/minifloat.h"
 #include "compiler/ir/narrow_type.h"
 #include "compiler/ir/shape.h"
@@ -351,6 +352,14 @@ absl::StatusOr<ModelSignature> BuildSignature(const Module& module,
   }
   sig.hlo_signature = absl::StrCat("(", absl::StrJoin(signature_parts, ", "),
                                    ") -> ", root->shape().ToString(false));
+  ASSIGN_OR_RETURN(const std::vector<InputOutputAlias> aliases,
+                   InputOutputAliases(module));
+  const std::vector<int> donated = DonatedArgumentPerResult(module, aliases);
+  for (size_t r = 0; r < donated.size() && r < sig.results.size(); ++r) {
+    if (donated[r] < 0) continue;
+    sig.results[r].aliased = donated[r];
+    sig.args[donated[r]].aliased = static_cast<int>(r);
+  }
   return sig;
 }
 

@@ -16,6 +16,7 @@
 //     p = (f32[2], (s32[3], f32[])) gives p_0, p_1_0 and p_1_1.
 //   - results: the array leaves of the entry root, depth first, named
 //     "result0", "result1", ... (also when there is only one).
+//   - donation: the pairs of input_output_alias (TensorInfo::aliased).
 // Names are unique within the model across arguments and results, also in
 // the upper-case macro and CamelCase constant spellings the header derives
 // from them. A name that collides, is a keyword, has reserved underscores
@@ -58,6 +59,10 @@ struct TensorInfo {
   std::vector<int64_t> minor_to_major;
   int64_t element_count = 0;
   int64_t byte_size = 0;
+  // Buffer donation (the module's input_output_alias): for an argument, the
+  // result written into its buffer, for a result, the argument whose buffer
+  // holds it; -1 for neither. Such a result has no buffer of its own.
+  int aliased = -1;
 };
 
 struct ModelSignature {

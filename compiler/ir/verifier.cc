@@ -11,6 +11,7 @@
 // call chains from hostile input cannot exhaust the stack.
 #include "compiler/ir/verifier.h"
 
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "compiler/ir/input_output_alias.h"
 #include "compiler/ir/limits.h"
 #include "compiler/ir/shape_inference.h"
 #include "compiler/support/strings.h"
@@ -88,6 +90,13 @@ class Verifier {
       CheckComputation(*comp);
     }
     CheckCallCycles();
+    // Donation refers to the entry's parameters and root: checked once
+    // those are known to be sound.
+    if (errors_.empty()) {
+      absl::StatusOr<std::vector<InputOutputAlias>> aliases =
+          InputOutputAliases(module_);
+      if (!aliases.ok()) return aliases.status();
+    }
     if (errors_.empty()) return absl::OkStatus();
     return absl::InvalidArgumentError(absl::StrJoin(errors_, "\n"));
   }

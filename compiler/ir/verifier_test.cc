@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/frontend/text/hlo_parser.h"
+#include "compiler/ir/input_output_alias.h"
 #include "compiler/support/file_io.h"
 #include "compiler/support/strings.h"
 
@@ -630,6 +632,82 @@ ENTRY e {
             "are not 0..0\n"
             "  ROOT r = f32[2] call(a), to_apply=f\n"
             "       ^");
+}
+
+// Buffer donation: the header's input_output_alias, read and checked.
+std::string DonationModule(const std::string& alias) {
+  return absl::StrCat("HloModule m, input_output_alias=", alias, R"(
+
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  b = (f32[6], s32[]) parameter(1)
+  r = f32[3,2] reshape(a)
+  i = s32[] get-tuple-element(b), index=1
+  ROOT t = (f32[3,2], s32[]) tuple(r, i)
+}
+)");
+}
+
+TEST(InputOutputAliasTest, ParsesEveryForm) {
+  auto aliases = ParseInputOutputAliasText(
+      "{ {0}: (1, {0}, must-alias), {1, 2}: (0, {}), {}: (3, {}, may-alias) }");
+  ASSERT_TRUE(aliases.ok()) << aliases.status();
+  ASSERT_EQ(aliases->size(), 3u);
+  EXPECT_EQ((*aliases)[0].output_index, (std::vector<int64_t>{0}));
+  EXPECT_EQ((*aliases)[0].parameter, 1);
+  EXPECT_EQ((*aliases)[0].parameter_index, (std::vector<int64_t>{0}));
+  EXPECT_TRUE((*aliases)[0].must_alias);
+  EXPECT_EQ((*aliases)[1].output_index, (std::vector<int64_t>{1, 2}));
+  EXPECT_FALSE((*aliases)[1].must_alias);  // may-alias is the default
+  EXPECT_TRUE((*aliases)[2].output_index.empty());
+  EXPECT_TRUE(ParseInputOutputAliasText("{}")->empty());
+  EXPECT_EQ(ParseInputOutputAliasText("{ {0}: (1, {}, maybe) }").status().message(),
+            "input_output_alias: expected 'may-alias' or 'must-alias' at offset "
+            "15 of '{ {0}: (1, {}, maybe) }'");
+  EXPECT_FALSE(ParseInputOutputAliasText("{ {0}: (1 {}) }").ok());
+  EXPECT_FALSE(ParseInputOutputAliasText("{ {0}: (1, {}) } x").ok());
+}
+
+TEST(InputOutputAliasTest, VerifierChecksTheAliasesAgainstTheEntry) {
+  // Same byte size, other shape: f32[3,2] in f32[2,3]'s buffer, and a
+  // tuple leaf of parameter 1.
+  EXPECT_EQ(Verify(DonationModule("{ {0}: (0, {}), {1}: (1, {1}) }")), "ok");
+  EXPECT_EQ(Verify(DonationModule("{ {0}: (1, {1}) }")),
+            "t.hlo:1:1: error: input_output_alias: output {0} -> parameter 1 "
+            "{1}: f32[3,2]{1,0} (24 bytes) cannot live in s32[] (4 bytes)\n"
+            "HloModule m, input_output_alias={ {0}: (1, {1}) }\n^");
+  EXPECT_NE(Verify(DonationModule("{ {2}: (0, {}) }")).find(
+                "the output index names no array of the result"),
+            std::string::npos);
+  EXPECT_NE(Verify(DonationModule("{ {0}: (2, {}) }")).find(
+                "the entry computation has 2 parameters"),
+            std::string::npos);
+  EXPECT_NE(Verify(DonationModule("{ {0}: (1, {}) }")).find(
+                "the parameter index names no array of (f32[6]{0}, s32[])"),
+            std::string::npos);
+  EXPECT_NE(Verify(DonationModule("{ {0}: (0, {}), {0}: (1, {0}) }"))
+                .find("the output is aliased twice"),
+            std::string::npos);
+  EXPECT_NE(Verify(DonationModule("{ {0}: (1, {0}), {1}: (1, {0}) }"))
+                .find("s32[] (4 bytes) cannot live in f32[6]{0} (24 bytes)"),
+            std::string::npos);
+  const std::string twice = R"(HloModule m, input_output_alias={ {0}: (0, {}), {1}: (0, {}) }
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT t = (f32[4], f32[4]) tuple(a, a)
+}
+)";
+  EXPECT_NE(Verify(twice).find("the parameter is donated twice"), std::string::npos);
+}
+
+TEST(InputOutputAliasTest, DonatedArgumentPerResultCountsLeaves) {
+  std::unique_ptr<Module> m =
+      Parse(DonationModule("{ {0}: (1, {0}), {1}: (1, {1}) }"));
+  ASSERT_NE(m, nullptr);
+  auto aliases = InputOutputAliases(*m);
+  ASSERT_TRUE(aliases.ok()) << aliases.status();
+  // Argument leaves: a = 0, b.0 = 1, b.1 = 2.
+  EXPECT_EQ(DonatedArgumentPerResult(*m, *aliases), (std::vector<int>{1, 2}));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "compiler/ir/input_output_alias.h"
+#include "compiler/ir/module.h"
 #include "compiler/passes/simplify_util.h"
 #include "compiler/support/strings.h"
 
@@ -121,8 +123,95 @@ std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
   }
 }
 
+namespace {
+
+// Donation (the entry's input_output_alias): which argument leaves each
+// value leaf reads through aliases, and the last schedule position where
+// each argument leaf is read.
+struct ArgumentReads {
+  std::map<const Instruction*, std::vector<int>> refs;  // per leaf, or -1
+  std::vector<int64_t> last_read;                       // per argument leaf
+};
+
+ArgumentReads FindArgumentReads(
+    const Computation& comp, const std::vector<const Instruction*>& schedule,
+    const std::map<const Instruction*, int64_t>& position) {
+  ArgumentReads reads;
+  std::map<const Instruction*, int> first_arg;
+  int args = 0;
+  for (const Instruction* p : comp.parameters()) {
+    first_arg[p] = args;
+    args += static_cast<int>(p->shape().Leaves().size());
+  }
+  reads.last_read.assign(args, -1);
+  for (const Instruction* inst : schedule) {
+    const std::vector<const Shape*> leaves = inst->shape().Leaves();
+    std::vector<int>& ref = reads.refs[inst];
+    switch (ClassifyValue(*inst)) {
+      case ValueKind::kParameter:
+        for (size_t k = 0; k < leaves.size(); ++k) {
+          ref.push_back(first_arg.at(inst) + static_cast<int>(k));
+        }
+        continue;
+      case ValueKind::kAlias:
+        if (inst->opcode() == Opcode::kTuple) {
+          for (const Instruction* o : inst->operands()) {
+            const std::vector<int>& r = reads.refs.at(o);
+            ref.insert(ref.end(), r.begin(), r.end());
+          }
+        } else if (inst->opcode() == Opcode::kGetTupleElement) {
+          const std::vector<int>& r = reads.refs.at(inst->operand(0));
+          const int first =
+              FirstLeafOfElement(inst->operand(0)->shape(), inst->tuple_index());
+          ref.assign(r.begin() + first, r.begin() + first + leaves.size());
+        } else {
+          ref = reads.refs.at(inst->operand(0));
+        }
+        continue;
+      default:
+        ref.assign(leaves.size(), -1);
+        break;
+    }
+    for (const Instruction* o : inst->operands()) {
+      for (int a : reads.refs.at(o)) {
+        if (a >= 0) reads.last_read[a] = std::max(reads.last_read[a], position.at(inst));
+      }
+    }
+  }
+  return reads;
+}
+
+// Whether `inst` (at the last read of argument leaf `arg`) may write its
+// result over that argument: it reads the argument only at the element it
+// writes.
+bool OverwritesArgumentSafely(const Instruction& inst, int arg,
+                              const ArgumentReads& reads) {
+  if (ClassifyValue(inst) != ValueKind::kOwned || !inst.shape().IsArray()) {
+    return false;
+  }
+  for (int k = 0; k < inst.operand_count(); ++k) {
+    const std::vector<int>& r = reads.refs.at(inst.operand(k));
+    if (std::find(r.begin(), r.end(), arg) == r.end()) continue;
+    if (r.size() != 1 || !ReadsOperandAtOutputIndex(inst, k)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 BufferPlan AssignBuffers(const Computation& comp) {
   BufferPlan plan;
+  // Donation applies to the entry computation only.
+  std::vector<int> donated;
+  if (comp.parent() != nullptr && comp.parent()->entry() == &comp) {
+    absl::StatusOr<std::vector<InputOutputAlias>> aliases =
+        InputOutputAliases(*comp.parent());
+    if (!aliases.ok()) {
+      plan.unsupported = std::string(aliases.status().message());
+    } else {
+      donated = DonatedArgumentPerResult(*comp.parent(), *aliases);
+    }
+  }
   // The schedule: instructions the root depends on, and those that must run
   // though nothing reads them (a side effect such as an external call, which
   // DCE keeps) with what they depend on, in definition order.
@@ -148,9 +237,23 @@ BufferPlan AssignBuffers(const Computation& comp) {
   }
   const int64_t last = static_cast<int64_t>(plan.schedule.size()) - 1;
 
-  // Root leaves written straight into the result buffers.
-  std::map<std::pair<const Instruction*, int>, int> direct;
+  // Root leaves written straight into the result buffers. A donated result
+  // (whose buffer is an argument's) is written there only when nothing reads
+  // the argument afterwards; otherwise it is computed in temp and copied at
+  // the end.
   const int results = static_cast<int>(comp.root()->shape().Leaves().size());
+  plan.donated = donated;
+  plan.donated.resize(results, -1);
+  const ArgumentReads reads = FindArgumentReads(comp, plan.schedule, position);
+  const std::vector<int>& root_args = reads.refs.at(comp.root());
+  std::vector<int64_t> last_read = reads.last_read;
+  for (int r = 0; r < results; ++r) {
+    // The final copies read arguments after everything else.
+    if (root_args[r] >= 0 && root_args[r] != plan.donated[r]) {
+      last_read[root_args[r]] = last + 1;
+    }
+  }
+  std::map<std::pair<const Instruction*, int>, int> direct;
   for (int r = 0; r < results; ++r) {
     auto [producer, leaf] = TraceLeaf(comp.root(), r);
     const ValueKind kind = ClassifyValue(*producer);
@@ -158,7 +261,30 @@ BufferPlan AssignBuffers(const Computation& comp) {
         kind == ValueKind::kAlias) {
       continue;
     }
+    if (const int a = plan.donated[r]; a >= 0) {
+      const int64_t at = position.at(producer);
+      if (!(last_read[a] < at ||
+            (last_read[a] == at &&
+             OverwritesArgumentSafely(*producer, a, reads)))) {
+        continue;
+      }
+    }
     direct.emplace(std::make_pair(producer, leaf), r);
+  }
+  // Copies into donated results run last, and must not overwrite an
+  // argument another of them still copies from.
+  for (int r = 0; r < results; ++r) {
+    const int a = plan.donated[r];
+    if (a < 0 || root_args[r] == a) continue;
+    for (int other = 0; other < results; ++other) {
+      if (other != r && root_args[other] == a && plan.donated[other] >= 0 &&
+          root_args[other] != plan.donated[other]) {
+        plan.unsupported = absl::StrCat(
+            "input_output_alias: result ", other,
+            " is copied from the donated argument that result ", r,
+            " overwrites (exchanging donated buffers is not supported)");
+      }
+    }
   }
 
   // Buffers, and which buffer (or none: -1) each value leaf refers to.

@@ -86,9 +86,18 @@ struct BufferPlan {
   // Bytes of the arena (the peak), and what it would take without sharing.
   int64_t arena_bytes = 0;
   int64_t unshared_bytes = 0;
+  // Per result leaf: the argument leaf whose buffer it is (donation), or -1.
+  std::vector<int> donated;
+  // Non-empty when the donation cannot be honoured: why.
+  std::string unsupported;
 };
 
-// Plans the buffers of `comp` (which must verify).
+// Plans the buffers of `comp` (which must verify). In a module's entry
+// computation, a result leaf that input_output_alias donates an argument
+// to (DonatedArgumentPerResult) has that argument's buffer: it is written
+// straight into it only where no later instruction (and no final copy)
+// reads the argument, and otherwise computed in temp and copied at the
+// end, after the copies into other results.
 BufferPlan AssignBuffers(const Computation& comp);
 
 // The plan as a table: one line per buffer (instruction, leaf, size,

@@ -25,6 +25,10 @@ bool IsLoopFusible(const Instruction& inst) {
   const Opcode op = inst.opcode();
   if (HasSideEffect(op) || IsCollective(op)) return false;
   if (IsElementwise(op)) return true;
+  // A small update stays a dynamic-update-slice of its own, which writes
+  // only the update's elements (in place over its operand when that dies
+  // there, as a donated cache does); a fused one rewrites every element.
+  if (op == Opcode::kDynamicUpdateSlice) return !IsSmallDynamicUpdate(inst);
   switch (op) {
     case Opcode::kBroadcast:
     case Opcode::kReshape:
@@ -35,7 +39,6 @@ bool IsLoopFusible(const Instruction& inst) {
     case Opcode::kPad:
     case Opcode::kReverse:
     case Opcode::kDynamicSlice:
-    case Opcode::kDynamicUpdateSlice:
     case Opcode::kGather:
     case Opcode::kIota:
     case Opcode::kReducePrecision:
@@ -369,6 +372,12 @@ class ComputationFuser {
 };
 
 }  // namespace
+
+bool IsSmallDynamicUpdate(const Instruction& inst) {
+  return inst.opcode() == Opcode::kDynamicUpdateSlice &&
+         inst.operand(1)->shape().ElementCount() * 4 <=
+             inst.shape().ElementCount();
+}
 
 bool IsExpensive(const Instruction& inst) {
   return IsHeavy(inst.opcode());
