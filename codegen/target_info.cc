@@ -37,11 +37,17 @@ TargetInfo DescribeTarget(const llvm::TargetMachine& tm) {
       t.vector_registers = 32;
       t.l1_bytes = 64 << 10;
     }
-  } else if (triple.isARM()) {
+  } else if (triple.isARM() || triple.isThumb()) {
     if (sti.checkFeatures("+neon")) t.vector_bytes = 16;
+    t.hardware_f32 = sti.checkFeatures("+fpregs");
+    t.hardware_f64 = sti.checkFeatures("+fpregs,+fp64");
     t.l1_bytes = 16 << 10;
     t.l2_bytes = 128 << 10;
   } else {
+    if (triple.isRISCV()) {
+      t.hardware_f32 = sti.checkFeatures("+f");
+      t.hardware_f64 = sti.checkFeatures("+d");
+    }
     t.l1_bytes = 16 << 10;
     t.l2_bytes = 128 << 10;
   }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "codegen/target_machine.h"
 #include "compiler/ir/limits.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -96,6 +97,11 @@ cl::opt<std::string> compile_reloc(
     "reloc", cl::value_desc("pic|static"), cl::init("pic"),
     cl::desc("Relocation model (default: pic)"), cl::sub(compile_cmd),
     cl::cat(aotc_category));
+cl::opt<std::string> compile_constants_section(
+    "constants-section", cl::value_desc("NAME"),
+    cl::desc("Put the model's constant arrays into this section (e.g. "
+             ".flash_weights) for a linker script to place"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
 cl::opt<std::string> compile_emit(
     "emit", cl::value_desc("KINDS"), cl::init("obj,header,json"),
     cl::desc("Outputs, comma-separated: obj, header, json, llvm, asm "
@@ -255,6 +261,8 @@ void PrintVersion(llvm::raw_ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // LLVM's report_fatal_error would abort the process with "LLVM ERROR".
+  aotc::codegen::InstallFatalErrorHandler();
   cl::HideUnrelatedOptions(aotc_category);
   cl::HideUnrelatedOptions(aotc_category, inspect_cmd);
   cl::HideUnrelatedOptions(aotc_category, eval_cmd);
@@ -273,7 +281,7 @@ int main(int argc, char** argv) {
           "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
           "[--target-triple T] [--cpu C] [--features F] [-O0..3] "
           "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
-          "      [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
+          "      [--constants-section NAME] [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
           "[--strict-fp] "
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
@@ -341,6 +349,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.codegen.pic = compile_reloc == "pic";
+    options.codegen.constants_section = compile_constants_section;
     options.codegen.strict_fp = strict_fp;
     if (!CacheBytes(&options.codegen.l1_cache_bytes,
                     &options.codegen.l2_cache_bytes)) {
