@@ -15,6 +15,7 @@
 #include "codegen/header/header_writer.h"
 #include "codegen/header/model_json.h"
 #include "codegen/module_context.h"
+#include "codegen/soft_float.h"
 #include "codegen/target_info.h"
 #include "codegen/target_machine.h"
 #include "compiler/support/status_macros.h"
@@ -135,7 +136,8 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
                                      packed->getArg(2)}));
 }
 
-void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
+void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
+              int size_level) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -149,9 +151,14 @@ void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
   static const llvm::OptimizationLevel* kLevels[] = {
       &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1,
       &llvm::OptimizationLevel::O2, &llvm::OptimizationLevel::O3};
+  const llvm::OptimizationLevel& chosen =
+      size_level == 2   ? llvm::OptimizationLevel::Oz
+      : size_level == 1 ? llvm::OptimizationLevel::Os
+                        : *kLevels[level];
   llvm::ModulePassManager mpm =
-      level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                 : pb.buildPerModuleDefaultPipeline(*kLevels[level]);
+      level == 0 && size_level == 0
+          ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+          : pb.buildPerModuleDefaultPipeline(chosen);
   mpm.run(m, mam);
 }
 
@@ -250,6 +257,9 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   if (options.opt_level < 0 || options.opt_level > 3) {
     return absl::InvalidArgumentError("the optimization level must be 0..3");
   }
+  if (options.size_level < 0 || options.size_level > 2) {
+    return absl::InvalidArgumentError("the size level must be 0..2");
+  }
   if (!options.constants_section.empty() &&
       !IsSectionName(options.constants_section)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -305,8 +315,11 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", sig.cpu);
+    if (options.size_level >= 1) f.addFnAttr(llvm::Attribute::OptimizeForSize);
+    if (options.size_level == 2) f.addFnAttr(llvm::Attribute::MinSize);
     if (!sig.features.empty()) f.addFnAttr("target-features", sig.features);
   }
+  ReplaceSoftFloatSqrt(m, target);
   end_stage("lower to LLVM IR");
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
@@ -316,7 +329,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                      verify_errors));
   }
   end_stage("verify LLVM IR");
-  Optimize(m, *tm, options.opt_level);
+  Optimize(m, *tm, options.opt_level, options.size_level);
   if (!options.constants_section.empty()) {
     PlaceConstants(m, options.constants_section);
   }
