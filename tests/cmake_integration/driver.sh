@@ -179,6 +179,11 @@ step_firmware() {
       exit 77
     fi
   done
+  if [ ! -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard \
+                -mfpu=fpv4-sp-d16 -print-file-name=librdimon.a)" ]; then
+    echo "cmake_integration: skipped: no newlib for arm-none-eabi-gcc (libnewlib-arm-none-eabi)"
+    exit 77
+  fi
   local build="$work/cortex_m"
   mkdir -p "$work"
   rm -rf "$build"

@@ -62,6 +62,16 @@ for tool in "$cc" "${qemu[0]}"; do
     exit 77
   fi
 done
+# The C library to link with: glibc's static archive from libc6-dev-*-cross,
+# newlib's semihosting library from libnewlib-arm-none-eabi.
+case $target in
+  cortex-m*) clib=librdimon.a package=libnewlib-arm-none-eabi ;;
+  *) clib=libc.a package="libc6-dev for $triple" ;;
+esac
+if [ ! -f "$("$cc" "${cflags[@]}" -print-file-name="$clib")" ]; then
+  echo "SKIPPED: $cc finds no $clib ($package; tools/setup-deps.sh installs it)"
+  exit 77
+fi
 nm=$(command -v llvm-nm-19 || command -v llvm-nm)
 readelf=$(command -v llvm-readelf-19 || command -v llvm-readelf)
 size=$(command -v llvm-size-19 || command -v llvm-size)
