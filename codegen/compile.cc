@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,6 +20,8 @@
 #include "codegen/target_info.h"
 #include "codegen/target_machine.h"
 #include "compiler/support/status_macros.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -293,6 +296,30 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     stage_start = now;
   };
   llvm::LLVMContext ctx;
+  // Errors LLVM reports as diagnostics (a feature the target lacks, such as
+  // PIC on some targets or calls on BPF) would print and end the process;
+  // they become this compile's error instead.
+  std::vector<std::string> llvm_errors;
+  ctx.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo* info, void* context) {
+        const llvm::DiagnosticSeverity severity = info->getSeverity();
+        if (severity != llvm::DS_Error && severity != llvm::DS_Warning) return;
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        info->print(printer);
+        if (severity == llvm::DS_Warning) {
+          std::fprintf(stderr, "aotc: warning: %s\n", os.str().c_str());
+          return;
+        }
+        static_cast<std::vector<std::string>*>(context)->push_back(os.str());
+      },
+      &llvm_errors);
+  auto llvm_error_status = [&]() {
+    return absl::InvalidArgumentError(
+        absl::StrCat("LLVM cannot generate code for ", resolved.ToString(),
+                     ": ", absl::StrJoin(llvm_errors, "; ")));
+  };
   llvm::Module m(sig.name, ctx);
   m.setSourceFileName(sig.name);
   m.setTargetTriple(sig.target_triple);
@@ -344,10 +371,12 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
     ASSIGN_OR_RETURN(out.assembly,
                      EmitFile(*copy, *tm, llvm::CodeGenFileType::AssemblyFile));
+    if (!llvm_errors.empty()) return llvm_error_status();
     end_stage("assembly");
   }
   ASSIGN_OR_RETURN(out.object,
                    EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
+  if (!llvm_errors.empty()) return llvm_error_status();
   end_stage("object emission");
   ASSIGN_OR_RETURN(sig.footprint,
                    MeasureObject(out.object, options.constants_section));

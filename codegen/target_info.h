@@ -40,8 +40,9 @@ struct TargetInfo {
 // The vector unit of `tm`'s CPU and features: AVX-512 (64 bytes, 32
 // registers), AVX (32, 16), SSE2 (16, 16) on x86; NEON on AArch64 (16, 32)
 // and 32-bit Arm (16, 16); otherwise scalar (0 bytes, 16 registers). The
-// hardware float types: the FPU's on 32-bit Arm (Cortex-M4: f32 only), the
-// F and D extensions on RISC-V, both elsewhere.
+// hardware float types are those LLVM's instruction selection keeps in
+// registers for the CPU and features (Cortex-M4: f32 only; RISC-V: with the
+// F and D extensions).
 TargetInfo DescribeTarget(const llvm::TargetMachine& tm);
 
 }  // namespace aotc::codegen

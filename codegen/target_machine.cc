@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -105,9 +106,25 @@ absl::Status CheckFeatures(const std::string& features,
 std::string RiscvAbi(const llvm::Triple& triple,
                      const llvm::MCSubtargetInfo& sti) {
   const std::string base = triple.isRISCV64() ? "lp64" : "ilp32";
+  if (sti.checkFeatures("+e")) return base + "e";  // RV32E/RV64E
   if (sti.checkFeatures("+d")) return base + "d";
   if (sti.checkFeatures("+f")) return base + "f";
   return base;
+}
+
+// Architectures aotc refuses although LLVM has them, and why: aotc emits
+// code for CPUs (a caller's stack, flat pointers), and LLVM 19's M68k
+// backend crashes on it.
+std::optional<std::string> RefusedArchitecture(const llvm::Triple& t) {
+  if (t.isAMDGPU() || t.isNVPTX() || t.isSPIRV()) {
+    return "aotc compiles for CPUs; " + t.getArchName().str() +
+           " is a GPU target";
+  }
+  if (t.getArch() == llvm::Triple::m68k) {
+    return std::string("LLVM 19's M68k backend is experimental and crashes "
+                       "on aotc's code");
+  }
+  return std::nullopt;
 }
 
 thread_local const ResolvedTarget* current_target = nullptr;
@@ -160,6 +177,10 @@ absl::StatusOr<ResolvedTarget> ResolveTarget(const std::string& triple,
     return absl::InvalidArgumentError(
         absl::StrCat("unknown target triple '", r.triple, "': ", error));
   }
+  if (std::optional<std::string> why = RefusedArchitecture(t)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("target ", r.triple, " is not supported: ", *why));
+  }
   if (host) {
     if (r.cpu.empty()) {
       r.cpu = HostCpu();
@@ -177,6 +198,13 @@ absl::StatusOr<ResolvedTarget> ResolveTarget(const std::string& triple,
   if (table == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("no subtarget description for ", r.triple));
+  }
+  if (r.cpu == "generic" && !table->isCPUStringValid(r.cpu) &&
+      !table->getAllProcessorDescriptions().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("target ", r.triple, " has no generic CPU; give one "
+                     "with --cpu (e.g. ",
+                     table->getAllProcessorDescriptions().front().Key, ")"));
   }
   if (r.cpu != "generic" && !table->isCPUStringValid(r.cpu)) {
     return absl::InvalidArgumentError(

@@ -69,6 +69,16 @@ TEST(ResolveTargetTest, ImpossibleCombinationsAreErrors) {
             "feature 'neon' must start with '+' or '-'");
   EXPECT_EQ(ErrorOf("aarch64-linux-gnu", "cortex-m4", ""),
             "unknown CPU 'cortex-m4' for target aarch64-unknown-linux-gnu");
+  EXPECT_EQ(ErrorOf("nvptx64-nvidia-cuda", "", ""),
+            "target nvptx64-nvidia-cuda is not supported: aotc compiles for "
+            "CPUs; nvptx64 is a GPU target");
+  EXPECT_EQ(ErrorOf("avr-none-none", "", "").substr(0, 54),
+            "target avr-none-none has no generic CPU; give one with");
+  EXPECT_EQ(Resolve("avr-none-none", "atmega328p").cpu, "atmega328p");
+}
+
+TEST(ResolveTargetTest, RiscvEmbeddedBaseIsaTakesTheEAbi) {
+  EXPECT_EQ(Resolve("riscv32-none-elf", "", "+e,+m,+c").abi, "ilp32e");
 }
 
 TEST(ResolveTargetTest, HardwareFloatsOfTheTarget) {
@@ -94,6 +104,9 @@ TEST(ResolveTargetTest, HardwareFloatsOfTheTarget) {
   EXPECT_FALSE(rv_soft.hardware_f32);
   EXPECT_FALSE(rv_soft.hardware_f64);
   EXPECT_TRUE(describe("aarch64-linux-gnu", "", "").hardware_f64);
+  const TargetInfo no_fp = describe("x86_64-linux-gnu", "", "-x87,-sse");
+  EXPECT_FALSE(no_fp.hardware_f32);
+  EXPECT_FALSE(no_fp.hardware_f64);
 }
 
 TEST(ResolveTargetTest, HostKeepsItsCpuAndFeatures) {
