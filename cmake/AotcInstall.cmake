@@ -52,10 +52,14 @@ configure_package_config_file(
   INSTALL_DESTINATION "${AOTC_INSTALL_CMAKEDIR}"
   PATH_VARS CMAKE_INSTALL_INCLUDEDIR AOTC_INSTALL_RUNTIME_SOURCEDIR)
 # Before 1.0 a minor version may change the generated interface.
+# ARCH_INDEPENDENT: a cross build (a 32-bit Cortex-M firmware) asks for the
+# package too; aotc runs on the build machine, and such a build compiles the
+# runtime from its source rather than importing the installed archive.
 write_basic_package_version_file(
   "${CMAKE_CURRENT_BINARY_DIR}/aotcConfigVersion.cmake"
   VERSION "${aotc_VERSION}"
-  COMPATIBILITY SameMinorVersion)
+  COMPATIBILITY SameMinorVersion
+  ARCH_INDEPENDENT)
 install(FILES
   "${CMAKE_CURRENT_BINARY_DIR}/aotcConfig.cmake"
   "${CMAKE_CURRENT_BINARY_DIR}/aotcConfigVersion.cmake"

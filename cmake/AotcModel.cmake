@@ -4,7 +4,7 @@
 #   add_compiled_model(<target> HLO <file>
 #                      [NAME <c-identifier>] [NAMESPACE <ns>]
 #                      [TARGET_TRIPLE <triple>] [CPU <cpu>] [FEATURES <features>]
-#                      [AOTC_FLAGS <flag>...])
+#                      [CONSTANTS_SECTION <section>] [AOTC_FLAGS <flag>...])
 #
 # <target> becomes a STATIC library holding the model's object file. Linking it
 # gives the generated header's folder as an include directory and links the
@@ -17,6 +17,8 @@
 # default to the variables AOTC_TARGET_TRIPLE, AOTC_CPU and AOTC_FEATURES when
 # set (a toolchain file is a good place for them), and TARGET_TRIPLE then to
 # CMAKE_C_COMPILER_TARGET; when cross-compiling one of these must give a triple.
+# CONSTANTS_SECTION puts the model's constant arrays (weights) into that
+# section of the object, for the firmware's linker script to place.
 # AOTC_FLAGS go to `aotc compile` unchanged (e.g. -O2, --emit obj,header,json,asm).
 #
 # The generated files live in ${CMAKE_CURRENT_BINARY_DIR}/<target>_aotc/ and
@@ -62,13 +64,14 @@ function(add_compiled_model target)
   string(CONCAT rule "letters, digits and '_', starting with a letter, "
                 "not ending in '_', no '__'")
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "HLO;NAME;NAMESPACE;TARGET_TRIPLE;CPU;FEATURES" "AOTC_FLAGS")
+    "HLO;NAME;NAMESPACE;TARGET_TRIPLE;CPU;FEATURES;CONSTANTS_SECTION"
+    "AOTC_FLAGS")
 
   if(ARG_UNPARSED_ARGUMENTS)
     list(JOIN ARG_UNPARSED_ARGUMENTS " " unknown)
     message(FATAL_ERROR "${where}: unknown argument(s): ${unknown}\n"
       "Accepted keywords: HLO, NAME, NAMESPACE, TARGET_TRIPLE, CPU, FEATURES, "
-      "AOTC_FLAGS")
+      "CONSTANTS_SECTION, AOTC_FLAGS")
   endif()
   foreach(keyword IN LISTS ARG_KEYWORDS_MISSING_VALUES)
     if(NOT keyword STREQUAL "AOTC_FLAGS")
@@ -119,6 +122,12 @@ function(add_compiled_model target)
     endif()
   endif()
 
+  if(DEFINED ARG_CONSTANTS_SECTION AND
+     NOT ARG_CONSTANTS_SECTION MATCHES "^[A-Za-z0-9_.$]+$")
+    message(FATAL_ERROR "${where}: CONSTANTS_SECTION '${ARG_CONSTANTS_SECTION}' "
+      "is not a section name (letters, digits, '_', '.' and '$')")
+  endif()
+
   _aotc_option_or_default(triple "${ARG_TARGET_TRIPLE}"
                           AOTC_TARGET_TRIPLE CMAKE_C_COMPILER_TARGET
                           CMAKE_CXX_COMPILER_TARGET)
@@ -163,6 +172,9 @@ function(add_compiled_model target)
   endif()
   if(NOT features STREQUAL "")
     list(APPEND command --features "${features}")
+  endif()
+  if(DEFINED ARG_CONSTANTS_SECTION)
+    list(APPEND command --constants-section "${ARG_CONSTANTS_SECTION}")
   endif()
   list(APPEND command ${ARG_AOTC_FLAGS})
 

@@ -3,7 +3,9 @@
 #include "codegen/compile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,15 +16,19 @@
 #include "codegen/header/header_writer.h"
 #include "codegen/header/model_json.h"
 #include "codegen/module_context.h"
+#include "codegen/soft_float.h"
 #include "codegen/target_info.h"
+#include "codegen/target_machine.h"
 #include "compiler/support/status_macros.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -36,57 +42,6 @@ constexpr int kErrorNullArgument = 1;
 constexpr int kErrorNullResult = 2;
 constexpr int kErrorNullTemp = 3;
 constexpr int kErrorMisalignedTemp = 4;
-
-void InitializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-  });
-}
-
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(
-    const CompileOptions& options, std::string* triple, std::string* cpu,
-    std::string* features) {
-  InitializeTargets();
-  const bool host = options.target_triple.empty();
-  *triple = host ? HostTriple() : llvm::Triple::normalize(options.target_triple);
-  *cpu = options.cpu;
-  *features = options.features;
-  if (cpu->empty()) *cpu = host ? HostCpu() : "generic";
-  if (features->empty() && host && options.cpu.empty()) {
-    *features = HostFeatures();
-  }
-  std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(*triple, error);
-  if (target == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown target triple '", *triple, "': ", error));
-  }
-  if (!cpu->empty() && *cpu != "generic") {
-    std::unique_ptr<llvm::MCSubtargetInfo> sti(
-        target->createMCSubtargetInfo(*triple, "", ""));
-    if (sti != nullptr && !sti->isCPUStringValid(*cpu)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown CPU '", *cpu, "' for target ", *triple));
-    }
-  }
-  llvm::TargetOptions target_options;
-  static const llvm::CodeGenOptLevel kLevels[] = {
-      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      *triple, *cpu, *features, target_options,
-      options.pic ? llvm::Reloc::PIC_ : llvm::Reloc::Static, std::nullopt,
-      kLevels[options.opt_level]));
-  if (tm == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot create a code generator for ", *triple));
-  }
-  return tm;
-}
 
 // int checked(ptr args, ptr results, ptr temp): null and alignment checks,
 // then the entry computation, whose status it returns.
@@ -217,7 +172,8 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
                                      packed->getArg(2)}));
 }
 
-void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
+void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
+              int size_level) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -231,9 +187,14 @@ void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level) {
   static const llvm::OptimizationLevel* kLevels[] = {
       &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1,
       &llvm::OptimizationLevel::O2, &llvm::OptimizationLevel::O3};
+  const llvm::OptimizationLevel& chosen =
+      size_level == 2   ? llvm::OptimizationLevel::Oz
+      : size_level == 1 ? llvm::OptimizationLevel::Os
+                        : *kLevels[level];
   llvm::ModulePassManager mpm =
-      level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                 : pb.buildPerModuleDefaultPipeline(*kLevels[level]);
+      level == 0 && size_level == 0
+          ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+          : pb.buildPerModuleDefaultPipeline(chosen);
   mpm.run(m, mam);
 }
 
@@ -247,6 +208,69 @@ absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,
   }
   pm.run(m);
   return std::string(buffer.begin(), buffer.end());
+}
+
+// Every constant global (the model's constant arrays, and tables LLVM made)
+// goes to `section`.
+void PlaceConstants(llvm::Module& m, const std::string& section) {
+  for (llvm::GlobalVariable& g : m.globals()) {
+    if (g.isDeclaration() || !g.isConstant()) continue;
+    g.setSection(section);
+  }
+}
+
+bool IsSectionName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '.' || c == '$';
+  });
+}
+
+// Sizes of the object's allocated sections by their ELF flags; other object
+// formats by LLVM's classification (their read-only data counts as rodata).
+absl::StatusOr<Footprint> MeasureObject(const std::string& object,
+                                        const std::string& constants_section) {
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(
+          llvm::MemoryBufferRef(object, "model.o"));
+  if (!file) {
+    return absl::InternalError(absl::StrCat(
+        "cannot read the emitted object: ",
+        llvm::toString(file.takeError())));
+  }
+  Footprint f;
+  f.constants_section = constants_section;
+  const bool elf = llvm::isa<llvm::object::ELFObjectFileBase>(**file);
+  for (const llvm::object::SectionRef& s : (*file)->sections()) {
+    const int64_t size = static_cast<int64_t>(s.getSize());
+    llvm::Expected<llvm::StringRef> name = s.getName();
+    if (name && !constants_section.empty() && *name == constants_section) {
+      f.constants_section_bytes += size;
+    }
+    if (elf) {
+      const uint64_t flags = llvm::object::ELFSectionRef(s).getFlags();
+      if (!(flags & llvm::ELF::SHF_ALLOC)) continue;
+      if (flags & llvm::ELF::SHF_EXECINSTR) {
+        f.text_bytes += size;
+      } else if (!(flags & llvm::ELF::SHF_WRITE)) {
+        f.rodata_bytes += size;
+      } else if (s.isBSS()) {
+        f.bss_bytes += size;
+      } else {
+        f.data_bytes += size;
+      }
+      continue;
+    }
+    if (s.isText()) {
+      f.text_bytes += size;
+    } else if (s.isBSS()) {
+      f.bss_bytes += size;
+    } else if (s.isData()) {
+      f.rodata_bytes += size;
+    }
+  }
+  return f;
 }
 
 }  // namespace
@@ -269,14 +293,32 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   if (options.opt_level < 0 || options.opt_level > 3) {
     return absl::InvalidArgumentError("the optimization level must be 0..3");
   }
+  if (options.size_level < 0 || options.size_level > 2) {
+    return absl::InvalidArgumentError("the size level must be 0..2");
+  }
+  if (!options.constants_section.empty() &&
+      !IsSectionName(options.constants_section)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "constants section '", options.constants_section,
+        "' must be 1 to 64 letters, digits, '_', '.' or '$'"));
+  }
   RETURN_IF_ERROR(CheckSupported(module));
   CompiledModel out;
   ASSIGN_OR_RETURN(out.signature, BuildSignature(module, options.name,
                                                  options.cpp_namespace));
   ModelSignature& sig = out.signature;
-  ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm,
-                   MakeTargetMachine(options, &sig.target_triple, &sig.cpu,
-                                     &sig.features));
+  ASSIGN_OR_RETURN(const ResolvedTarget resolved,
+                   ResolveTarget(options.target_triple, options.cpu,
+                                 options.features));
+  sig.target_triple = resolved.triple;
+  sig.cpu = resolved.cpu;
+  sig.features = resolved.features;
+  sig.abi = resolved.abi;
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<llvm::TargetMachine> tm,
+      CreateTargetMachine(resolved, options.pic, options.opt_level));
+  // LLVM's remaining fatal errors name this target (InstallFatalErrorHandler).
+  ScopedCodegenTarget fatal_error_context(resolved);
   sig.aotc_version = AOTC_VERSION;
 
   auto stage_start = std::chrono::steady_clock::now();
@@ -287,10 +329,38 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     stage_start = now;
   };
   llvm::LLVMContext ctx;
+  // Errors LLVM reports as diagnostics (a feature the target lacks, such as
+  // PIC on some targets or calls on BPF) would print and end the process;
+  // they become this compile's error instead.
+  std::vector<std::string> llvm_errors;
+  ctx.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo* info, void* context) {
+        const llvm::DiagnosticSeverity severity = info->getSeverity();
+        if (severity != llvm::DS_Error && severity != llvm::DS_Warning) return;
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        info->print(printer);
+        if (severity == llvm::DS_Warning) {
+          std::fprintf(stderr, "aotc: warning: %s\n", os.str().c_str());
+          return;
+        }
+        static_cast<std::vector<std::string>*>(context)->push_back(os.str());
+      },
+      &llvm_errors);
+  auto llvm_error_status = [&]() {
+    return absl::InvalidArgumentError(
+        absl::StrCat("LLVM cannot generate code for ", resolved.ToString(),
+                     ": ", absl::StrJoin(llvm_errors, "; ")));
+  };
   llvm::Module m(sig.name, ctx);
   m.setSourceFileName(sig.name);
   m.setTargetTriple(sig.target_triple);
   m.setDataLayout(tm->createDataLayout());
+  if (!resolved.abi.empty()) {
+    m.addModuleFlag(llvm::Module::Error, "target-abi",
+                    llvm::MDString::get(ctx, resolved.abi));
+  }
   ModuleContext mc(m, sig.name);
   mc.set_strict_fp(options.strict_fp);
   TargetInfo target = DescribeTarget(*tm);
@@ -305,8 +375,11 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", sig.cpu);
+    if (options.size_level >= 1) f.addFnAttr(llvm::Attribute::OptimizeForSize);
+    if (options.size_level == 2) f.addFnAttr(llvm::Attribute::MinSize);
     if (!sig.features.empty()) f.addFnAttr("target-features", sig.features);
   }
+  ReplaceSoftFloatSqrt(m, target);
   end_stage("lower to LLVM IR");
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
@@ -316,7 +389,10 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                      verify_errors));
   }
   end_stage("verify LLVM IR");
-  Optimize(m, *tm, options.opt_level);
+  Optimize(m, *tm, options.opt_level, options.size_level);
+  if (!options.constants_section.empty()) {
+    PlaceConstants(m, options.constants_section);
+  }
   end_stage("LLVM optimization");
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(out.llvm_ir);
@@ -328,11 +404,15 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
     ASSIGN_OR_RETURN(out.assembly,
                      EmitFile(*copy, *tm, llvm::CodeGenFileType::AssemblyFile));
+    if (!llvm_errors.empty()) return llvm_error_status();
     end_stage("assembly");
   }
   ASSIGN_OR_RETURN(out.object,
                    EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
+  if (!llvm_errors.empty()) return llvm_error_status();
   end_stage("object emission");
+  ASSIGN_OR_RETURN(sig.footprint,
+                   MeasureObject(out.object, options.constants_section));
   out.header = GenerateHeader(sig);
   out.json = GenerateJson(sig, &module);
   return out;

@@ -29,7 +29,14 @@ struct CompileOptions {
   std::string cpu;
   std::string features;       // "+avx2,-fma" style
   int opt_level = 2;          // 0..3
+  // 1: -Os, 2: -Oz: LLVM's size-favouring pipelines and the optsize
+  // (and minsize) function attributes; opt_level is then 2.
+  int size_level = 0;
   bool pic = true;            // position-independent code (else static)
+  // Section for the model's constant arrays (weights), e.g. ".flash_weights",
+  // so that a linker script can place them; empty: the usual read-only
+  // data sections. Letters, digits, '_', '.' and '$'.
+  std::string constants_section;
   bool emit_llvm = false;     // keep the optimized LLVM IR text
   bool emit_asm = false;      // keep the assembly text
   // Floating-point reductions (add and multiply reducers) in the evaluator's

@@ -95,9 +95,15 @@ absl::Status ElementalEmitter::Accumulate(
   // associative already; as llvm.maximum / llvm.minimum (NaN wins, -0 < +0,
   // as HLO's) the vectorizer recognizes them too, where the select chain
   // of the element-wise form would stay a scalar dependency chain. Only
-  // which NaN payload wins may differ from the sequential order.
-  if (std::optional<Opcode> op = ReassociableReducer(reducer);
-      op.has_value() && !mc_.strict_fp()) {
+  // which NaN payload wins may differ from the sequential order. Without
+  // hardware floats LLVM 19 cannot soften llvm.maximum, so those targets
+  // keep the element-wise form.
+  std::optional<Opcode> op = ReassociableReducer(reducer);
+  if (op.has_value() && (*op == Opcode::kMaximum || *op == Opcode::kMinimum) &&
+      !mc_.target().HasHardwareFloat(args[0]->getType()->getScalarSizeInBits())) {
+    op.reset();
+  }
+  if (op.has_value() && !mc_.strict_fp()) {
     Value* r = nullptr;
     switch (*op) {
       case Opcode::kMaximum:

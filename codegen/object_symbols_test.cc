@@ -8,9 +8,13 @@
 // baseline x86-64 and AArch64 CPUs (where rounding or half-precision
 // instructions are missing and LLVM would otherwise call libm or
 // compiler-rt). A model with external calls (custom-calls) adds exactly
-// their functions to the undefined symbols.
+// their functions to the undefined symbols. On targets without hardware
+// floats (Cortex-M3, the f64 of Cortex-M4, soft-float RISC-V) the compiler
+// runtime's soft-float and 64-bit integer helpers come in, and only those:
+// the exact list per target, still no libm.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <set>
 #include <string>
 
@@ -190,6 +194,86 @@ ENTRY e {
     }
     EXPECT_EQ(symbols.global_defined,
               (std::set<std::string>{"ext_run", "ext_run_packed"}));
+  }
+}
+
+// The compiler runtime's helpers that soft-float code may call: the Arm
+// run-time ABI's (__aeabi_dadd, __aeabi_f2lz, __aeabi_uldivmod, ...) and
+// libgcc's / compiler-rt's generic names (__adddf3, __fixsfdi, __divdi3,
+// __unordsf2, ...).
+bool IsCompilerRuntimeHelper(const std::string& name) {
+  static const std::regex kHelper(
+      "__aeabi_[a-z0-9]+|"
+      "__(add|sub|mul|div|neg|eq|ne|ge|gt|lt|le|unord)[sdt]f[23]|"
+      "__(extend|trunc)[sdth]f[sdth]f2|"
+      "__fix(uns)?[sdt]f[sdt]i|__float(un)?[sdt]i[sdt]f|"
+      "__u?(div|mod)[sdt]i3");
+  return std::regex_match(name, kHelper);
+}
+
+struct SoftFloatTarget {
+  const char* triple;
+  const char* cpu;
+  const char* features;
+  // The exact undefined symbols of kEveryMathOp at -O2, beyond memcpy,
+  // memset, memmove and their Arm variants.
+  std::set<std::string> helpers;
+};
+
+TEST(ObjectSymbolsTest, SoftFloatNeedsOnlyCompilerRuntimeHelpers) {
+  auto module = LoadModuleFromString(kEveryMathOp, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::set<std::string> aeabi_f64 = {
+      "__aeabi_d2f",    "__aeabi_d2ulz",   "__aeabi_dadd",   "__aeabi_dcmpeq",
+      "__aeabi_dcmpge", "__aeabi_dcmpgt",  "__aeabi_dcmplt", "__aeabi_dcmpun",
+      "__aeabi_ddiv",   "__aeabi_dmul",    "__aeabi_dsub",   "__aeabi_f2d",
+      "__aeabi_f2lz",   "__aeabi_l2d",     "__aeabi_ldivmod", "__aeabi_ul2d",
+      "__aeabi_ul2f",   "__aeabi_uldivmod"};
+  std::set<std::string> aeabi_all = aeabi_f64;
+  aeabi_all.insert({"__aeabi_f2iz", "__aeabi_f2uiz", "__aeabi_fadd",
+                    "__aeabi_fcmpeq", "__aeabi_fcmpge", "__aeabi_fcmpgt",
+                    "__aeabi_fcmplt", "__aeabi_fcmpun", "__aeabi_fdiv",
+                    "__aeabi_fmul", "__aeabi_fsub", "__aeabi_ui2f"});
+  const std::set<std::string> libgcc_rv64 = {
+      "__adddf3",    "__addsf3",      "__divdf3",      "__divsf3",
+      "__eqdf2",     "__eqsf2",       "__extendsfdf2", "__fixsfdi",
+      "__fixunsdfdi", "__fixunssfdi", "__floatdidf",   "__floatundidf",
+      "__floatundisf", "__floatunsisf", "__gedf2",     "__gesf2",
+      "__gtdf2",     "__gtsf2",       "__ltdf2",       "__ltsf2",
+      "__muldf3",    "__mulsf3",      "__nedf2",       "__nesf2",
+      "__subdf3",    "__subsf3",      "__truncdfsf2",  "__unorddf2",
+      "__unordsf2"};
+  const SoftFloatTarget targets[] = {
+      {"thumbv7em-none-eabihf", "cortex-m4", "", aeabi_f64},
+      {"thumbv7m-none-eabi", "cortex-m3", "", aeabi_all},
+      {"riscv64-linux-gnu", "", "+m,+a,+c", libgcc_rv64},
+  };
+  const std::set<std::string> memory = {"memcpy", "memset", "memmove"};
+  for (const SoftFloatTarget& target : targets) {
+    for (int opt : {0, 2}) {
+      SCOPED_TRACE(::testing::Message() << target.triple << " -O" << opt);
+      CompileOptions options;
+      options.name = "mathy";
+      options.target_triple = target.triple;
+      options.cpu = target.cpu;
+      options.features = target.features;
+      options.opt_level = opt;
+      auto compiled = CompileModule(**module, options);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      std::set<std::string> helpers;
+      for (const std::string& name : ReadSymbols(compiled->object).undefined) {
+        if (memory.count(name) || name.rfind("__aeabi_mem", 0) == 0 ||
+            name.rfind("aotc_", 0) == 0) {
+          continue;
+        }
+        EXPECT_TRUE(IsCompilerRuntimeHelper(name))
+            << "undefined symbol " << name;
+        helpers.insert(name);
+      }
+      // -O0 converts some integers through other helpers (__aeabi_l2f for
+      // __aeabi_ul2d); the list is exact for the optimized code.
+      if (opt == 2) EXPECT_EQ(helpers, target.helpers);
+    }
   }
 }
 

@@ -2,6 +2,12 @@
 #include "codegen/target_info.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/CodeGen/TargetLowering.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/CodeGenTypes/MachineValueType.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
@@ -13,6 +19,34 @@ std::string TargetInfo::ToString() const {
                       "-byte vector registers, L1 ", l1_bytes >> 10,
                       " KiB, L2 ", l2_bytes >> 10, " KiB");
 }
+
+namespace {
+
+// Whether the target computes f32 and f64 in registers of their own: what
+// LLVM's instruction selection for `tm`'s CPU and features says, for any target
+// (x86 without x87 and SSE, AArch64 without FP, MSP430 have neither; a
+// Cortex-M4 has f32 only).
+void SetHardwareFloats(const llvm::TargetMachine& tm, TargetInfo* t) {
+  llvm::LLVMContext ctx;
+  llvm::Module m("probe", ctx);
+  m.setDataLayout(tm.createDataLayout());
+  auto* f = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false),
+      llvm::GlobalValue::ExternalLinkage, "probe", m);
+  const llvm::TargetSubtargetInfo* sti = tm.getSubtargetImpl(*f);
+  if (sti == nullptr || sti->getTargetLowering() == nullptr) return;
+  const llvm::TargetLowering& lowering = *sti->getTargetLowering();
+  // A legal type may still be computed by library calls (f64 on Cortex-M4
+  // lives in D registers for moves only): addition must be legal too.
+  auto in_hardware = [&](llvm::MVT type) {
+    return lowering.isTypeLegal(type) &&
+           lowering.isOperationLegalOrCustom(llvm::ISD::FADD, type);
+  };
+  t->hardware_f32 = in_hardware(llvm::MVT::f32);
+  t->hardware_f64 = in_hardware(llvm::MVT::f64);
+}
+
+}  // namespace
 
 TargetInfo DescribeTarget(const llvm::TargetMachine& tm) {
   const llvm::MCSubtargetInfo& sti = *tm.getMCSubtargetInfo();
@@ -37,7 +71,7 @@ TargetInfo DescribeTarget(const llvm::TargetMachine& tm) {
       t.vector_registers = 32;
       t.l1_bytes = 64 << 10;
     }
-  } else if (triple.isARM()) {
+  } else if (triple.isARM() || triple.isThumb()) {
     if (sti.checkFeatures("+neon")) t.vector_bytes = 16;
     t.l1_bytes = 16 << 10;
     t.l2_bytes = 128 << 10;
@@ -45,6 +79,7 @@ TargetInfo DescribeTarget(const llvm::TargetMachine& tm) {
     t.l1_bytes = 16 << 10;
     t.l2_bytes = 128 << 10;
   }
+  SetHardwareFloats(tm, &t);
   return t;
 }
 

@@ -24,13 +24,25 @@ struct TargetInfo {
   // Level-1 data and level-2 cache bytes per core.
   int64_t l1_bytes = 32 << 10;
   int64_t l2_bytes = 512 << 10;
+  // Whether f32 and f64 arithmetic is in hardware. Without it LLVM calls
+  // the compiler runtime's soft-float helpers and cannot lower some
+  // intrinsics (llvm.maximum), so code generation avoids those.
+  bool hardware_f32 = true;
+  bool hardware_f64 = true;
+
+  bool HasHardwareFloat(int bits) const {
+    return bits <= 32 ? hardware_f32 : hardware_f64;
+  }
 
   std::string ToString() const;
 };
 
 // The vector unit of `tm`'s CPU and features: AVX-512 (64 bytes, 32
 // registers), AVX (32, 16), SSE2 (16, 16) on x86; NEON on AArch64 (16, 32)
-// and 32-bit Arm (16, 16); otherwise scalar (0 bytes, 16 registers).
+// and 32-bit Arm (16, 16); otherwise scalar (0 bytes, 16 registers). The
+// hardware float types are those LLVM's instruction selection keeps in
+// registers for the CPU and features (Cortex-M4: f32 only; RISC-V: with the
+// F and D extensions).
 TargetInfo DescribeTarget(const llvm::TargetMachine& tm);
 
 }  // namespace aotc::codegen

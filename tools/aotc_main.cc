@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "codegen/target_machine.h"
 #include "compiler/ir/limits.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -101,6 +102,11 @@ cl::opt<std::string> compile_reloc(
     "reloc", cl::value_desc("pic|static"), cl::init("pic"),
     cl::desc("Relocation model (default: pic)"), cl::sub(compile_cmd),
     cl::cat(aotc_category));
+cl::opt<std::string> compile_constants_section(
+    "constants-section", cl::value_desc("NAME"),
+    cl::desc("Put the model's constant arrays into this section (e.g. "
+             ".flash_weights) for a linker script to place"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
 cl::opt<std::string> compile_emit(
     "emit", cl::value_desc("KINDS"), cl::init("obj,header,json"),
     cl::desc("Outputs, comma-separated: obj, header, json, llvm, asm "
@@ -133,8 +139,11 @@ bool CacheBytes(int64_t* l1, int64_t* l2) {
 }
 
 // -O0..-O3, shared by compile and run.
-cl::opt<unsigned> opt_level("O", cl::Prefix, cl::init(2), cl::value_desc("N"),
-                            cl::desc("Optimization level 0..3 (default: 2)"),
+cl::opt<std::string> opt_level("O", cl::Prefix, cl::init("2"),
+                            cl::value_desc("N"),
+                            cl::desc("Optimization level 0..3, or s or z to "
+                                     "optimize for size (compile only; "
+                                     "default: 2)"),
                             cl::sub(compile_cmd), cl::sub(run_cmd),
                             cl::cat(aotc_category));
 
@@ -280,6 +289,8 @@ void PrintVersion(llvm::raw_ostream& os) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // LLVM's report_fatal_error would abort the process with "LLVM ERROR".
+  aotc::codegen::InstallFatalErrorHandler();
   cl::HideUnrelatedOptions(aotc_category);
   cl::HideUnrelatedOptions(aotc_category, inspect_cmd);
   cl::HideUnrelatedOptions(aotc_category, eval_cmd);
@@ -297,9 +308,9 @@ int main(int argc, char** argv) {
           "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
           "[--output-dir DIR]\n"
           "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
-          "[--target-triple T] [--cpu C] [--features F] [-O0..3] "
+          "[--target-triple T] [--cpu C] [--features F] [-O0..3|-Os|-Oz] "
           "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
-          "      [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
+          "      [--constants-section NAME] [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
           "[--strict-fp] "
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
@@ -345,9 +356,18 @@ int main(int argc, char** argv) {
     options.max_work = eval_max_work;
     return aotc::RunEval(options);
   }
+  // -O0..-O3; -Os and -Oz (compile) are -O2 that also favours size.
+  int level = 2, size_level = 0;
   if (compile_cmd || run_cmd) {
-    if (opt_level > 3) {
-      std::fprintf(stderr, "aotc: error: -O must be 0, 1, 2 or 3\n");
+    const std::string& o = opt_level;
+    if (o.size() == 1 && o[0] >= '0' && o[0] <= '3') {
+      level = o[0] - '0';
+    } else if (compile_cmd && (o == "s" || o == "z")) {
+      size_level = o == "s" ? 1 : 2;
+    } else {
+      std::fprintf(stderr, compile_cmd
+                               ? "aotc: error: -O must be 0, 1, 2, 3, s or z\n"
+                               : "aotc: error: -O must be 0, 1, 2 or 3\n");
       return 2;
     }
   }
@@ -361,7 +381,8 @@ int main(int argc, char** argv) {
     options.codegen.target_triple = compile_triple;
     options.codegen.cpu = compile_cpu;
     options.codegen.features = compile_features;
-    options.codegen.opt_level = static_cast<int>(opt_level);
+    options.codegen.opt_level = level;
+    options.codegen.size_level = size_level;
     if (compile_reloc != "pic" && compile_reloc != "static") {
       std::fprintf(stderr,
                    "aotc: error: --reloc must be 'pic' or 'static', got '%s'\n",
@@ -369,6 +390,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     options.codegen.pic = compile_reloc == "pic";
+    options.codegen.constants_section = compile_constants_section;
     options.codegen.strict_fp = strict_fp;
     if (!CacheBytes(&options.codegen.l1_cache_bytes,
                     &options.codegen.l2_cache_bytes)) {
@@ -401,7 +423,7 @@ int main(int argc, char** argv) {
     }
     options.bench = run_bench;
     options.max_work = run_max_work;
-    options.opt_level = static_cast<int>(opt_level);
+    options.opt_level = level;
     if (!CacheBytes(&options.l1_cache_bytes, &options.l2_cache_bytes)) return 2;
     options.passes = PassFlagsFromCommandLine();
     return aotc::RunRun(options);

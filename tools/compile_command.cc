@@ -82,6 +82,19 @@ int RunCompile(const CompileCommandOptions& options) {
               compiled->signature.cpu.c_str(), compiled->signature.args.size(),
               compiled->signature.results.size(),
               static_cast<long long>(compiled->signature.temp_bytes));
+  const codegen::Footprint& f = compiled->signature.footprint;
+  std::printf("  footprint: .text %lld bytes, .rodata %lld bytes, .data %lld "
+              "bytes, .bss %lld bytes, temp %lld bytes\n",
+              static_cast<long long>(f.text_bytes),
+              static_cast<long long>(f.rodata_bytes),
+              static_cast<long long>(f.data_bytes),
+              static_cast<long long>(f.bss_bytes),
+              static_cast<long long>(compiled->signature.temp_bytes));
+  if (!f.constants_section.empty()) {
+    std::printf("  constants: %lld bytes in section %s\n",
+                static_cast<long long>(f.constants_section_bytes),
+                f.constants_section.c_str());
+  }
   for (const auto& [path, contents] : files) {
     std::printf("  wrote %s (%zu bytes)\n", path.c_str(), contents->size());
   }

@@ -11,6 +11,13 @@ packages=(
   libabsl-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   libopenblas-dev libdnnl-dev
+  # Cross targets, run under emulation by tests/cross_targets and
+  # samples/cortex_m: Linux user mode for AArch64 and RISC-V 64, the Arm
+  # MPS2 boards for Cortex-M, and the cross compilers that link them.
+  qemu-user qemu-system-arm
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+  gcc-arm-none-eabi libnewlib-arm-none-eabi
 )
 
 missing=()

@@ -91,6 +91,7 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
   j["target_triple"] = sig.target_triple;
   j["cpu"] = sig.cpu;
   j["features"] = sig.features;
+  j["abi"] = sig.abi;
   j["hlo_signature"] = sig.hlo_signature;
   j["symbols"] =
       Json{{"run", RunSymbol(sig)}, {"run_packed", RunPackedSymbol(sig)}};
@@ -101,6 +102,14 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
   j["external_functions"] = sig.external_functions;
   j["temp_bytes"] = sig.temp_bytes;
   j["alignment"] = sig.alignment;
+  const Footprint& f = sig.footprint;
+  j["footprint"] = Json{{"text_bytes", f.text_bytes},
+                        {"rodata_bytes", f.rodata_bytes},
+                        {"data_bytes", f.data_bytes},
+                        {"bss_bytes", f.bss_bytes},
+                        {"temp_bytes", sig.temp_bytes},
+                        {"constants_section", f.constants_section},
+                        {"constants_section_bytes", f.constants_section_bytes}};
   j["args"] = TensorListJson(sig.args, sig.tuple_parameters);
   j["results"] = TensorListJson(sig.results, false);
   if (module != nullptr) {

@@ -43,6 +43,7 @@ constexpr std::string_view kTinyJson = R"({
   "target_triple": "aarch64-none-elf",
   "cpu": "cortex-a53",
   "features": "+neon",
+  "abi": "",
   "hlo_signature": "(x: f32[2,3]) -> s64[]",
   "symbols": {
     "run": "tiny_run",
@@ -53,6 +54,15 @@ constexpr std::string_view kTinyJson = R"({
   "external_functions": [],
   "temp_bytes": 128,
   "alignment": 64,
+  "footprint": {
+    "text_bytes": 0,
+    "rodata_bytes": 0,
+    "data_bytes": 0,
+    "bss_bytes": 0,
+    "temp_bytes": 128,
+    "constants_section": "",
+    "constants_section_bytes": 0
+  },
   "args": [
     {
       "name": "x",

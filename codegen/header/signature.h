@@ -65,6 +65,19 @@ struct TensorInfo {
   int aliased = -1;
 };
 
+// Bytes the compiled object occupies, by kind of section (ELF flags:
+// executable; read-only data, which a firmware keeps in flash; writable
+// data and zero-initialized data, none in a model object), and how many of
+// the read-only bytes are in the --constants-section.
+struct Footprint {
+  int64_t text_bytes = 0;
+  int64_t rodata_bytes = 0;
+  int64_t data_bytes = 0;
+  int64_t bss_bytes = 0;
+  std::string constants_section;  // "" when the constants stay in .rodata
+  int64_t constants_section_bytes = 0;
+};
+
 struct ModelSignature {
   // C identifier; every emitted symbol and macro starts with it.
   std::string name;
@@ -80,6 +93,8 @@ struct ModelSignature {
   bool tuple_parameters = false;
   // Scratch memory the compiled code needs; filled in by the code generator.
   int64_t temp_bytes = 0;
+  // Section sizes of the object; filled in by the code generator.
+  Footprint footprint;
   // Required alignment of the temp buffer, in bytes (a power of two).
   int64_t alignment = 64;
   // "(x: f32[4096,4096], y: f32[4096,4096]) -> f32[]", with argument names
@@ -88,6 +103,8 @@ struct ModelSignature {
   std::string target_triple;
   std::string cpu;
   std::string features;
+  // The ABI where the target has several (RISC-V "lp64d"), else "".
+  std::string abi;
   std::string aotc_version;
   // The external C functions the compiled code calls (custom-calls, see
   // docs/codegen.md), sorted; filled in by the code generator.

@@ -168,6 +168,44 @@ step_cross() {
   echo "cmake_integration: the model and the runtime are AArch64 objects"
 }
 
+# Builds the Cortex-M4 firmware of samples/cortex_m with its toolchain file
+# against the installed aotc and runs it on qemu's MPS2 AN386 board; the
+# output (semihosting) is checked with FileCheck.
+step_firmware() {
+  local source=$1 work=$2 prefix=$3 check=$4 tool
+  for tool in arm-none-eabi-gcc qemu-system-arm; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+      echo "cmake_integration: skipped: no $tool (tools/setup-deps.sh installs it)"
+      exit 77
+    fi
+  done
+  if [ ! -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard \
+                -mfpu=fpv4-sp-d16 -print-file-name=librdimon.a)" ]; then
+    echo "cmake_integration: skipped: no newlib for arm-none-eabi-gcc (libnewlib-arm-none-eabi)"
+    exit 77
+  fi
+  local build="$work/cortex_m"
+  mkdir -p "$work"
+  rm -rf "$build"
+  run_step "configure $source for Cortex-M4" "$build.configure.log" \
+    "$AOTC_CMAKE" -S "$source" -B "$build" -G "$AOTC_GENERATOR" \
+    -DCMAKE_TOOLCHAIN_FILE="$source/cortex_m4.cmake" \
+    -Daotc_DIR="$prefix/lib/cmake/aotc"
+  run_step "build the firmware" "$build.build.log" \
+    "$AOTC_CMAKE" --build "$build"
+  grep "footprint:\|constants:" "$build.build.log" || true
+  run_step "size of the firmware" "$build.size.log" \
+    arm-none-eabi-size -A "$build/firmware.elf"
+  grep -E "^(\.text|\.flash_weights|\.data|\.bss) " "$build.size.log"
+  run_step "run the firmware on qemu-system-arm -M mps2-an386" "$build.run.log" \
+    timeout 60 qemu-system-arm -M mps2-an386 -nographic -monitor none \
+    -serial none -semihosting-config enable=on,target=native \
+    -kernel "$build/firmware.elf"
+  cat "$build.run.log"
+  run_step "check the output against $check" "$build.check.log" \
+    "$AOTC_FILECHECK" "$check" --input-file "$build.run.log"
+}
+
 # Each case of CASES_FILE is one line `CALL => EXPECTED`: configuring
 # SOURCE_DIR with -DCALL=CALL must fail with EXPECTED in its error output
 # (compared with all whitespace runs collapsed, since CMake wraps messages).
@@ -201,6 +239,7 @@ case "$step" in
   symbols) step_symbols "$@" ;;
   subdirectory) step_subdirectory "$@" ;;
   cross) step_cross "$@" ;;
+  firmware) step_firmware "$@" ;;
   argument-errors) step_argument_errors "$@" ;;
   *) die "unknown step '$step'" ;;
 esac
