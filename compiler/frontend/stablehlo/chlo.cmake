@@ -11,3 +11,8 @@ aotc_add_test(NAME chlo_lowering_e2e_test
   SOURCES chlo_lowering_e2e_test.cc
   DEPS aotc_chlo_lowering aotc_jit_runner aotc_frontend aotc_evaluator
        aotc_tool_io aotc_passes)
+
+aotc_add_test(NAME chlo_testdata_test
+  SOURCES chlo_testdata_test.cc
+  DEPS aotc_chlo_lowering aotc_jit_runner aotc_frontend aotc_evaluator
+       aotc_tool_io aotc_passes)
