@@ -10,10 +10,13 @@
 
 #include <cmath>
 #include <functional>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/stablehlo/chlo_coefficients.h"
+#include "compiler/ir/shape_inference.h"
 #include "compiler/passes/elementwise_builder.h"
 #include "compiler/passes/ir_rewrite.h"
 #include "compiler/support/status_macros.h"
@@ -249,10 +252,8 @@ I* NextAfter(E& b, I* x, I* y) {
   return b.Select(nan, b.Add(x, y), r);
 }
 
-using Decomposition = std::function<I*(E&, I*)>;
-
 // Builds `f` in f64 on operand `x` and rounds to the result type.
-I* InDouble(E& b, I* x, const Decomposition& f) {
+I* InDouble(E& b, I* x, I* (*f)(E&, I*)) {
   const PrimitiveType t = b.type();
   if (t == PrimitiveType::kF64) return f(b, x);
   b.set_type(PrimitiveType::kF64);
@@ -264,34 +265,6 @@ I* InDouble(E& b, I* x, const Decomposition& f) {
 bool IsRealFloat(PrimitiveType t) {
   return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
          t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
-}
-
-// The CHLO ops that are one HLO opcode on the same operand.
-std::optional<Opcode> SameMeaningOpcode(std::string_view name) {
-  static const std::pair<std::string_view, Opcode> kOps[] = {
-      {"tan", Opcode::kTan},     {"erf", Opcode::kErf},
-      {"asin", Opcode::kAsin},   {"acos", Opcode::kAcos},
-      {"asinh", Opcode::kAsinh}, {"acosh", Opcode::kAcosh},
-      {"atanh", Opcode::kAtanh}, {"sinh", Opcode::kSinh},
-      {"cosh", Opcode::kCosh},
-  };
-  for (const auto& [n, op] : kOps) {
-    if (n == name) return op;
-  }
-  return std::nullopt;
-}
-
-// The element-wise decompositions computed in f64.
-const Decomposition* FindDecomposition(std::string_view name) {
-  static const auto* const kOps =
-      new std::vector<std::pair<std::string_view, Decomposition>>{
-          {"lgamma", Lgamma},  {"digamma", Digamma},      {"erfc", Erfc},
-          {"erf_inv", ErfInv}, {"bessel_i1e", BesselI1e},
-      };
-  for (const auto& [n, f] : *kOps) {
-    if (n == name) return &f;
-  }
-  return nullptr;
 }
 
 absl::Status Error(const ChloOp& op, std::string_view message) {
@@ -307,9 +280,13 @@ absl::Status CheckOperands(const ChloOp& op, int count) {
   return absl::OkStatus();
 }
 
+// Which element types an element-wise lowering takes.
+enum class Types { kReal, kRealOrComplex };
+
 // An element-wise op: every operand has the result's array shape (types
-// and dimensions; CHLO's broadcasting forms arrive already broadcast).
-absl::Status CheckElementwise(const ChloOp& op, int count, bool real_only) {
+// and dimensions; CHLO's broadcasting forms arrive already broadcast), of
+// a floating-point type `types` allows.
+absl::Status CheckElementwise(const ChloOp& op, int count, Types types) {
   RETURN_IF_ERROR(CheckOperands(op, count));
   if (!op.result_shape.IsArray()) {
     return Error(op, absl::StrCat("expected an array result, got ",
@@ -323,15 +300,59 @@ absl::Status CheckElementwise(const ChloOp& op, int count, bool real_only) {
     }
   }
   const PrimitiveType t = op.result_shape.element_type();
-  if (real_only && !IsRealFloat(t)) {
-    return Error(op, absl::StrCat("element type ", Sv(PrimitiveTypeName(t)),
-                                  " is not supported (f16, bf16, f32 and f64 "
-                                  "are)"));
-  }
-  return absl::OkStatus();
+  if (IsRealFloat(t)) return absl::OkStatus();
+  if (types == Types::kRealOrComplex && IsComplex(t)) return absl::OkStatus();
+  return Error(
+      op, absl::StrCat(
+              "element type ", Sv(PrimitiveTypeName(t)),
+              " is not supported (f16, bf16, f32 and f64 are",
+              types == Types::kRealOrComplex ? ", and c64 and c128)" : ")"));
 }
 
-absl::StatusOr<I*> LowerTopK(const ChloOp& op, Computation& computation,
+// Adds the instructions of one CHLO op; the shape checks are its own.
+using Lowering = std::function<absl::StatusOr<I*>(const ChloOp&, Computation&,
+                                                  NameUniquer&)>;
+
+E Builder(const ChloOp& op, Computation& computation, NameUniquer& names) {
+  return E(computation, names, op.result_shape, op.location, op.name);
+}
+
+// The HLO opcode of the same meaning on the one operand.
+Lowering SameOpcode(Opcode opcode, Types types) {
+  return [=](const ChloOp& op, Computation& c,
+             NameUniquer& names) -> absl::StatusOr<I*> {
+    RETURN_IF_ERROR(CheckElementwise(op, 1, types));
+    return Builder(op, c, names).Op(opcode, {op.operands[0]});
+  };
+}
+
+// A decomposition built in f64 and rounded to the result type.
+Lowering InF64(I* (*decomposition)(E&, I*)) {
+  return [=](const ChloOp& op, Computation& c,
+             NameUniquer& names) -> absl::StatusOr<I*> {
+    RETURN_IF_ERROR(CheckElementwise(op, 1, Types::kReal));
+    E b = Builder(op, c, names);
+    return InDouble(b, op.operands[0], decomposition);
+  };
+}
+
+absl::StatusOr<I*> LowerAtan(const ChloOp& op, Computation& c,
+                             NameUniquer& names) {
+  RETURN_IF_ERROR(CheckElementwise(op, 1, Types::kReal));
+  E b = Builder(op, c, names);
+  return b.Atan2(op.operands[0], b.Constant(1));
+}
+
+absl::StatusOr<I*> LowerNextAfter(const ChloOp& op, Computation& c,
+                                  NameUniquer& names) {
+  RETURN_IF_ERROR(CheckElementwise(op, 2, Types::kReal));
+  E b = Builder(op, c, names);
+  return NextAfter(b, op.operands[0], op.operands[1]);
+}
+
+// top_k is topk with largest=true: values and s32 indices along the last
+// dimension. Shape inference checks k and the result tuple.
+absl::StatusOr<I*> LowerTopK(const ChloOp& op, Computation& c,
                              NameUniquer& names) {
   RETURN_IF_ERROR(CheckOperands(op, 1));
   if (!op.k.has_value()) return Error(op, "missing k");
@@ -340,43 +361,49 @@ absl::StatusOr<I*> LowerTopK(const ChloOp& op, Computation& computation,
                           {op.operands[0]}, op.location);
   topk->mutable_attrs().k = *op.k;
   topk->mutable_attrs().largest = true;
-  return computation.AddInstruction(std::move(topk));
+  absl::StatusOr<Shape> inferred = InferShape(*topk);
+  if (!inferred.ok())
+    return Error(op, std::string(inferred.status().message()));
+  if (!inferred->Compatible(op.result_shape)) {
+    return Error(op, absl::StrCat("result type ", op.result_shape.ToString(),
+                                  " does not match ", inferred->ToString()));
+  }
+  return c.AddInstruction(std::move(topk));
+}
+
+// Every CHLO op aotc lowers, with its lowering.
+const std::vector<std::pair<std::string_view, Lowering>>& Lowerings() {
+  static const auto* const kLowerings =
+      new std::vector<std::pair<std::string_view, Lowering>>{
+          {"tan", SameOpcode(Opcode::kTan, Types::kRealOrComplex)},
+          {"erf", SameOpcode(Opcode::kErf, Types::kReal)},
+          {"asin", SameOpcode(Opcode::kAsin, Types::kRealOrComplex)},
+          {"acos", SameOpcode(Opcode::kAcos, Types::kRealOrComplex)},
+          {"asinh", SameOpcode(Opcode::kAsinh, Types::kRealOrComplex)},
+          {"acosh", SameOpcode(Opcode::kAcosh, Types::kRealOrComplex)},
+          {"atanh", SameOpcode(Opcode::kAtanh, Types::kRealOrComplex)},
+          {"sinh", SameOpcode(Opcode::kSinh, Types::kRealOrComplex)},
+          {"cosh", SameOpcode(Opcode::kCosh, Types::kRealOrComplex)},
+          {"atan", LowerAtan},
+          {"next_after", LowerNextAfter},
+          {"top_k", LowerTopK},
+          {"lgamma", InF64(Lgamma)},
+          {"digamma", InF64(Digamma)},
+          {"erfc", InF64(Erfc)},
+          {"erf_inv", InF64(ErfInv)},
+          {"bessel_i1e", InF64(BesselI1e)},
+      };
+  return *kLowerings;
 }
 
 }  // namespace
 
 absl::StatusOr<Instruction*> LowerChloOp(const ChloOp& op,
                                          Computation& computation) {
-  NameUniquer names(computation);
-  if (op.name == "top_k") return LowerTopK(op, computation, names);
-  auto builder = [&]() {
-    return E(computation, names, op.result_shape, op.location, op.name);
-  };
-  if (std::optional<Opcode> opcode = SameMeaningOpcode(op.name)) {
-    const bool complex_ok = *opcode != Opcode::kErf;
-    RETURN_IF_ERROR(CheckElementwise(op, 1, !complex_ok));
-    const PrimitiveType t = op.result_shape.element_type();
-    if (!IsRealFloat(t) && !IsComplex(t)) {
-      return Error(op, absl::StrCat("element type ", Sv(PrimitiveTypeName(t)),
-                                    " is not a floating-point type"));
-    }
-    E b = builder();
-    return b.Op(*opcode, {op.operands[0]});
-  }
-  if (op.name == "atan") {
-    RETURN_IF_ERROR(CheckElementwise(op, 1, /*real_only=*/true));
-    E b = builder();
-    return b.Atan2(op.operands[0], b.Constant(1));
-  }
-  if (op.name == "next_after") {
-    RETURN_IF_ERROR(CheckElementwise(op, 2, /*real_only=*/true));
-    E b = builder();
-    return NextAfter(b, op.operands[0], op.operands[1]);
-  }
-  if (const Decomposition* f = FindDecomposition(op.name)) {
-    RETURN_IF_ERROR(CheckElementwise(op, 1, /*real_only=*/true));
-    E b = builder();
-    return InDouble(b, op.operands[0], *f);
+  for (const auto& [name, lower] : Lowerings()) {
+    if (name != op.name) continue;
+    NameUniquer names(computation);
+    return lower(op, computation, names);
   }
   return ErrorAt(op.location, absl::StrCat("unknown CHLO operation 'chlo.",
                                            Sv(op.name), "'"));

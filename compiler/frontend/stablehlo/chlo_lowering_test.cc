@@ -459,6 +459,8 @@ TEST(ChloLoweringTest, RefusesWhatItCannotLower) {
   EXPECT_FALSE(Build("atan", {s32}, s32).ok());
   EXPECT_FALSE(Build("lgamma", {f32, f32}, f32).ok());
   EXPECT_FALSE(Build("top_k", {f32}, Shape::Tuple({f32, s32})).ok());  // no k
+  // k = 1 gives f32[1] values, not f32[2].
+  EXPECT_FALSE(Build("top_k", {f32}, Shape::Tuple({f32, s32}), 1).ok());
   auto mismatch = Build("erfc", {Shape::Array(P::kF32, {3})}, f32);
   ASSERT_FALSE(mismatch.ok());
   EXPECT_NE(mismatch.status().message().find("does not match"),
