@@ -275,5 +275,170 @@ TEST(ChloTestdataTest, LoweringMeetsTheFilesChecks) {
   std::printf("%d files, %d with mismatches\n", files, failed_files);
 }
 
+// An MLIR tensor type ("5x3xf32") as a shape; any element type top_k's
+// files use.
+std::optional<Shape> ShapeFromMlir(const std::string& tensor) {
+  static const std::pair<std::string_view, P> kTypes[] = {
+      {"f16", P::kF16}, {"bf16", P::kBF16}, {"f32", P::kF32},
+      {"f64", P::kF64}, {"i1", P::kPred},   {"i8", P::kS8},
+      {"i16", P::kS16}, {"i32", P::kS32},   {"i64", P::kS64},
+      {"ui8", P::kU8},  {"ui16", P::kU16},  {"ui32", P::kU32},
+      {"ui64", P::kU64}};
+  std::vector<int64_t> dims;
+  std::stringstream ds(tensor);
+  std::string part, elem;
+  while (std::getline(ds, part, 'x')) {
+    if (!part.empty() && std::isdigit(part[0])) {
+      dims.push_back(std::stoll(part));
+    } else {
+      elem = part;
+    }
+  }
+  for (const auto& [name, type] : kTypes) {
+    if (name == elem) return Shape::Array(type, dims);
+  }
+  return std::nullopt;
+}
+
+// A decimal dense constant (`dense<[[1.5, -2], ...]>`, true / false for
+// i1) as a literal of `shape`.
+Literal DecimalConstant(const std::string& body, const Shape& shape) {
+  std::vector<double> values;
+  for (size_t i = 0; i < body.size();) {
+    if (body.compare(i, 4, "true") == 0) {
+      values.push_back(1), i += 4;
+    } else if (body.compare(i, 5, "false") == 0) {
+      values.push_back(0), i += 5;
+    } else if (std::isdigit(body[i]) || body[i] == '-' || body[i] == '+') {
+      size_t used = 0;
+      values.push_back(std::stod(body.substr(i), &used));
+      i += used;
+    } else {
+      ++i;
+    }
+  }
+  Literal lit(shape);
+  const int64_t n = shape.ElementCount();
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = values.size() == 1 ? values[0] : values.at(k);
+    switch (shape.element_type()) {
+      case P::kF16:
+        lit.Set(k, Half(static_cast<float>(v)));
+        break;
+      case P::kBF16:
+        lit.Set(k, BFloat16(static_cast<float>(v)));
+        break;
+      case P::kF32:
+        lit.Set(k, static_cast<float>(v));
+        break;
+      case P::kF64:
+        lit.Set(k, v);
+        break;
+      case P::kPred:
+        lit.Set(k, static_cast<uint8_t>(v != 0));
+        break;
+      case P::kS8:
+        lit.Set(k, static_cast<int8_t>(v));
+        break;
+      case P::kS16:
+        lit.Set(k, static_cast<int16_t>(v));
+        break;
+      case P::kS32:
+        lit.Set(k, static_cast<int32_t>(v));
+        break;
+      case P::kS64:
+        lit.Set(k, static_cast<int64_t>(v));
+        break;
+      case P::kU8:
+        lit.Set(k, static_cast<uint8_t>(v));
+        break;
+      case P::kU16:
+        lit.Set(k, static_cast<uint16_t>(v));
+        break;
+      case P::kU32:
+        lit.Set(k, static_cast<uint32_t>(v));
+        break;
+      default:
+        lit.Set(k, static_cast<uint64_t>(v));
+        break;
+    }
+  }
+  return lit;
+}
+
+// The decimal constants of the function starting at `from`, with their types.
+std::vector<Literal> DecimalConstants(const std::string& text,
+                                      std::string_view from) {
+  std::vector<Literal> out;
+  size_t pos = text.find(from);
+  const size_t end = text.find("return", pos);
+  while (true) {
+    pos = text.find("dense<", pos);
+    if (pos == std::string::npos || pos > end) break;
+    const size_t close = text.find("> : tensor<", pos);
+    const size_t t0 = close + 11;
+    const std::optional<Shape> shape =
+        ShapeFromMlir(text.substr(t0, text.find('>', t0) - t0));
+    if (!shape) return {};
+    out.push_back(
+        DecimalConstant(text.substr(pos + 6, close - pos - 6), *shape));
+    pos = close;
+  }
+  return out;
+}
+
+TEST(ChloTestdataTest, TopKMatchesTheFiles) {
+  // The files' values and indices must be equal (expect_eq): same order,
+  // same ties.
+  int files = 0;
+  for (const char* name :
+       {"top_k_bfloat16_5_3_chlo.mlir", "top_k_bool_5_3_chlo.mlir",
+        "top_k_float16_5_3_chlo.mlir", "top_k_float32_5_3_chlo.mlir",
+        "top_k_int16_5_3_chlo.mlir", "top_k_int32_5_3_chlo.mlir",
+        "top_k_int32_6_chlo.mlir", "top_k_int64_5_3_chlo.mlir",
+        "top_k_int8_5_3_chlo.mlir", "top_k_uint16_5_3_chlo.mlir",
+        "top_k_uint32_5_3_chlo.mlir", "top_k_uint8_5_3_chlo.mlir"}) {
+    const std::string text = ReadFile(kTestdataDir + "/" + name);
+    if (text.empty()) continue;
+    SCOPED_TRACE(name);
+    std::vector<Literal> inputs =
+        DecimalConstants(text, "func.func private @inputs");
+    std::vector<Literal> expected =
+        DecimalConstants(text, "func.func private @expected");
+    ASSERT_EQ(inputs.size(), 1u);
+    ASSERT_EQ(expected.size(), 2u);
+    const size_t k_at = text.find("k = ");
+    ASSERT_NE(k_at, std::string::npos);
+    Module module("m");
+    auto entry = std::make_unique<Computation>("e");
+    auto p =
+        Instruction::Create(Opcode::kParameter, "p0", inputs[0].shape(), {});
+    p->mutable_attrs().parameter_number = 0;
+    ChloOp op;
+    op.name = "top_k";
+    op.operands.push_back(entry->AddInstruction(std::move(p)));
+    op.result_shape = Shape::Tuple({expected[0].shape(), expected[1].shape()});
+    op.k = std::stoll(text.substr(k_at + 4));
+    absl::StatusOr<Instruction*> root = LowerChloOp(op, *entry);
+    ASSERT_TRUE(root.ok()) << root.status();
+    entry->set_root(*root);
+    module.set_entry(module.AddComputation(std::move(entry)));
+    ++files;
+    auto evaluated = EvaluateModule(module, inputs);
+    ASSERT_TRUE(evaluated.ok()) << evaluated.status();
+    auto compiled = codegen::testing::CompileAndRun(PrintModule(module), inputs,
+                                                    2, /*optimize=*/true);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_TRUE(evaluated->tuple_elements()[r].BitwiseEquals(expected[r]))
+          << "evaluated result " << r;
+      EXPECT_TRUE((*compiled)[r].BitwiseEquals(expected[r]))
+          << "compiled result " << r;
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no test data at " << kTestdataDir;
+  std::printf("top_k: %d files\n", files);
+}
+
 }  // namespace
 }  // namespace aotc
