@@ -132,5 +132,24 @@ ENTRY e {
   }
 }
 
+TEST(TranscendentalE2eTest, WithoutThePassIsALocatedError) {
+  // Compiled without the pipeline, the opcode reaches code generation.
+  const char* hlo = R"(HloModule m
+
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT r = f32[2] asinh(p)
+}
+)";
+  auto compiled = CompileText(hlo, 2, /*optimize=*/false);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_NE(compiled.status().message().find(
+                "test.hlo:5:8: error: 'asinh' must be rewritten by the "
+                "transcendental-expander pass (in the optimization pipeline) "
+                "before code generation"),
+            std::string::npos)
+      << compiled.status();
+}
+
 }  // namespace
 }  // namespace aotc::codegen::testing

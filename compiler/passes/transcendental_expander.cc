@@ -167,15 +167,19 @@ I* Expand(Instruction& inst, const Expansion& expansion, NameUniquer& names) {
 
 }  // namespace
 
+bool IsExpandedByTranscendentalExpander(const Instruction& inst) {
+  return FindExpansion(inst.opcode()) != nullptr &&
+         ExpandableType(inst.shape().element_type());
+}
+
 absl::StatusOr<bool> TranscendentalExpander::Run(Module& module) {
   NameUniquer names(module);
   bool changed = false;
   for (const auto& comp : module.computations()) {
     std::vector<Instruction*> targets;
     for (const auto& inst : comp->instructions()) {
-      if (FindExpansion(inst->opcode()) == nullptr) continue;
-      if (!ExpandableType(inst->shape().element_type())) continue;
-      targets.push_back(inst.get());
+      if (IsExpandedByTranscendentalExpander(*inst))
+        targets.push_back(inst.get());
     }
     if (targets.empty()) continue;
     for (Instruction* inst : targets) {

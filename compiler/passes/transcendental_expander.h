@@ -23,6 +23,9 @@
 
 namespace aotc {
 
+// Whether the pass rewrites `inst` (one of its opcodes, a real type).
+bool IsExpandedByTranscendentalExpander(const Instruction& inst);
+
 class TranscendentalExpander : public Pass {
  public:
   std::string_view name() const override { return "transcendental-expander"; }
