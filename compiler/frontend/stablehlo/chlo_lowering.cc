@@ -48,9 +48,8 @@ I* FractionToNearest(E& b, I* x) {
   return b.Sub(x, b.Op(Opcode::kRoundNearestAfz, {x}));
 }
 
-// Stirling's series for z >= 12:
-//   (z - 1/2)(log z - 1) + (log(2 pi) - 1) / 2 + sum B_2k / (2k (2k-1)
-//   z^(2k-1))
+// Stirling's series for z >= 12,
+//   (z - 1/2)(log z - 1) + (log(2 pi) - 1)/2 + sum B_2k/(2k(2k-1) z^(2k-1)),
 // with seven terms (the next is below 1e-18 at z = 12); written with
 // (log z - 1) so that z = inf gives inf.
 I* Stirling(E& b, I* z) {
@@ -116,8 +115,8 @@ I* Lgamma(E& b, I* x) {
 // psi(y) = psi(y + 10) - sum 1 / (y + k) below 10, then the asymptotic series
 // log z - 1/(2z) - sum B_2k / (2k z^2k) with seven terms (next term below
 // 5e-17 at z = 10). Negative x by reflection:
-// psi(x) = psi(1 - x) - pi / tan(pi x). NaN at 0 and the negative integers
-// (poles), as XLA's lowering gives.
+// psi(x) = psi(1 - x) - pi / tan(pi x). NaN at 0 and the negative integers:
+// poles, where the limits from either side are infinities of both signs.
 I* Digamma(E& b, I* x) {
   I* reflect = b.Lt(x, b.Constant(0));
   I* y = b.Select(reflect, b.Sub(b.Constant(1), x), x);
