@@ -67,7 +67,9 @@ struct CompiledModel {
 // code generation does not support: operations no strategy plans (e.g.
 // collectives) are "not supported yet", custom-calls that cannot be external
 // calls name their target and why (external_call_emitter.h), and element
-// types without a compute type here (s1, u1) are refused.
+// types without a compute type here (s1, u1) are refused. The module is
+// the one code generation receives, after the optimization pipeline: real
+// acos, asinh, sinh... must have been expanded by then.
 absl::Status CheckSupported(const Module& module);
 
 absl::StatusOr<CompiledModel> CompileModule(const Module& module,

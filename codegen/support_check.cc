@@ -13,6 +13,7 @@
 #include "codegen/ir_types.h"
 #include "codegen/strategy.h"
 #include "compiler/passes/buffer_assignment.h"
+#include "compiler/passes/transcendental_expander.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -57,6 +58,14 @@ bool CallsBufferFunctions(const Instruction& inst) {
 }
 
 absl::Status CheckInstruction(const Instruction& inst, bool inlined) {
+  if (IsExpandedByTranscendentalExpander(inst)) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("'", Sv(OpcodeName(inst.opcode())),
+                                "' must be rewritten by the "
+                                "transcendental-expander pass (in the "
+                                "optimization pipeline) before code "
+                                "generation"));
+  }
   if (!IsEvaluable(inst.opcode())) return PlanInstruction(inst).status();
   RETURN_IF_ERROR(CheckTypes(inst));
   if (inst.opcode() == Opcode::kParameter) return absl::OkStatus();

@@ -281,6 +281,23 @@ bool DispatchUnary(Opcode op, Run&& run) {
         return run([](T x) { return std::cos(x); });
       case Opcode::kTan:
         return run([](T x) { return std::tan(x); });
+      // The inverse and hyperbolic functions code generation gets through
+      // the transcendental-expander pass; the evaluator keeps the C++
+      // library's, an oracle independent of that expansion.
+      case Opcode::kAsin:
+        return run([](T x) { return std::asin(x); });
+      case Opcode::kAcos:
+        return run([](T x) { return std::acos(x); });
+      case Opcode::kAsinh:
+        return run([](T x) { return std::asinh(x); });
+      case Opcode::kAcosh:
+        return run([](T x) { return std::acosh(x); });
+      case Opcode::kAtanh:
+        return run([](T x) { return std::atanh(x); });
+      case Opcode::kSinh:
+        return run([](T x) { return std::sinh(x); });
+      case Opcode::kCosh:
+        return run([](T x) { return std::cosh(x); });
       default:
         break;
     }

@@ -285,13 +285,14 @@ ENTRY e {
 }
 
 TEST(EvaluatorTest, DeadCodeIsNotEvaluated) {
-  // cosh is not evaluable, but nothing the root needs uses it.
+  // mulhi is not evaluable, but nothing the root needs uses it.
   constexpr char kText[] = R"(
 HloModule m
 
 ENTRY e {
   a = f32[2] parameter(0)
-  dead = f32[2] cosh(a)
+  i = s32[2] convert(a)
+  dead = s32[2] mulhi(i, i)
   ROOT r = f32[2] negate(a)
 }
 )";
@@ -329,12 +330,12 @@ TEST(EvaluatorTest, UnsupportedOpcodeIsALocatedError) {
 HloModule m
 
 ENTRY e {
-  a = f32[2] parameter(0)
-  ROOT r = f32[2] cosh(a)
+  a = s32[2] parameter(0)
+  ROOT r = s32[2] mulhi(a, a)
 }
 )";
-  ExpectEvalError(kText, {Vec<kF32>({1, 2})}, "r",
-                  "opcode 'cosh' is not supported by the evaluator");
+  ExpectEvalError(kText, {Vec<kS32>({1, 2})}, "r",
+                  "opcode 'mulhi' is not supported by the evaluator");
   constexpr char kAllReduce[] = R"(
 HloModule m
 

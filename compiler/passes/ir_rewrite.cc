@@ -29,6 +29,17 @@ NameUniquer::NameUniquer(const Module& module) {
   }
 }
 
+NameUniquer::NameUniquer(const Computation& computation) {
+  if (computation.parent() != nullptr) {
+    *this = NameUniquer(*computation.parent());
+    return;
+  }
+  used_.insert(computation.name());
+  for (const auto& inst : computation.instructions()) {
+    used_.insert(inst->name());
+  }
+}
+
 std::string NameUniquer::Unique(std::string_view prefix) {
   std::string name(prefix);
   // Each prefix remembers where its search stopped, so handing out many

@@ -30,6 +30,9 @@ bool DependsOn(const Instruction* to, const Instruction* from);
 class NameUniquer {
  public:
   explicit NameUniquer(const Module& module);
+  // For a computation that may not belong to a module yet (a front end
+  // building it): the names of its module if it has one, else its own.
+  explicit NameUniquer(const Computation& computation);
   // `prefix` itself if free, else prefix.1, prefix.2, ...
   std::string Unique(std::string_view prefix);
 
