@@ -12,10 +12,11 @@
 
 namespace aotc {
 
-enum class InputKind { kHloText, kHloProto };
+enum class InputKind { kHloText, kHloProto, kStableHlo };
 
-// Decides from the bytes whether they are HLO text or a binary
-// HloModuleProto; an error naming `filename` when they are neither.
+// Decides from the bytes whether they are HLO text, StableHLO (MLIR) text
+// or a binary HloModuleProto; an error naming `filename` when they are none
+// of these.
 absl::StatusOr<InputKind> DetectInputKind(std::string_view contents,
                                           std::string_view filename);
 
@@ -26,7 +27,7 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromString(
 // Reads `path` and calls LoadModuleFromString. Missing, unreadable files and
 // directories are errors naming the path.
 absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromFile(
-    const std::string& path);
+    const std::string &path);
 
 }  // namespace aotc
 
