@@ -120,7 +120,7 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromString(
 }
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromFile(
-    const std::string &path) {
+    const std::string& path) {
   ASSIGN_OR_RETURN(std::string contents, ReadFile(path));
   return LoadModuleFromString(contents, path);
 }

@@ -27,7 +27,7 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromString(
 // Reads `path` and calls LoadModuleFromString. Missing, unreadable files and
 // directories are errors naming the path.
 absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromFile(
-    const std::string &path);
+    const std::string& path);
 
 }  // namespace aotc
 

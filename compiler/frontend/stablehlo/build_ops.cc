@@ -75,7 +75,7 @@ constexpr SimpleOp kSimpleOps[] = {
 };
 
 std::optional<Opcode> SimpleOpcode(std::string_view name) {
-  for (const SimpleOp &op : kSimpleOps) {
+  for (const SimpleOp& op : kSimpleOps) {
     if (op.name == name) return op.opcode;
   }
   return std::nullopt;
@@ -120,15 +120,15 @@ bool IsKnownStableHloOp(std::string_view name) {
   return false;
 }
 
-std::string Parser::InstName(const OpState &op, Opcode opcode) const {
-  const std::string &r = op.result_name;
+std::string Parser::InstName(const OpState& op, Opcode opcode) const {
+  const std::string& r = op.result_name;
   if (!r.empty() && !std::isdigit(static_cast<unsigned char>(r[0]))) return r;
   std::string base(OpcodeName(opcode));
   return r.empty() ? base : absl::StrCat(base, ".", r);
 }
 
-absl::StatusOr<Computation *> Parser::MakeApplyRegion(
-    const Tok &op_tok, const std::vector<Shape> &args, const Location &loc) {
+absl::StatusOr<Computation*> Parser::MakeApplyRegion(
+    const Tok& op_tok, const std::vector<Shape>& args, const Location& loc) {
   std::string_view name = op_tok.text;
   if (name.rfind("stablehlo.", 0) == 0) name.remove_prefix(10);
   std::optional<Opcode> opcode = SimpleOpcode(name);
@@ -137,10 +137,10 @@ absl::StatusOr<Computation *> Parser::MakeApplyRegion(
                                         " as a reducer"));
   }
   owned_.push_back(std::make_unique<Computation>(RegionName("reduce"), loc));
-  Computation *comp = owned_.back().get();
-  std::vector<Instruction *> params;
+  Computation* comp = owned_.back().get();
+  std::vector<Instruction*> params;
   for (size_t i = 0; i < args.size(); ++i) {
-    Instruction *p =
+    Instruction* p =
         Emit(comp, Opcode::kParameter, absl::StrCat("p", i), args[i], {}, loc);
     p->mutable_attrs().parameter_number = static_cast<int64_t>(i);
     params.push_back(p);
@@ -154,8 +154,8 @@ namespace {
 
 // The integers of an attribute: `array<i64: ..>`, `[1, 2]`, an integer
 // `dense<..>` or a single integer.
-absl::StatusOr<std::vector<int64_t>> IntsOf(const Attr &a, std::string_view key,
-                                            const Location &loc) {
+absl::StatusOr<std::vector<int64_t>> IntsOf(const Attr& a, std::string_view key,
+                                            const Location& loc) {
   switch (a.kind) {
     case Attr::Kind::kArray:
       return a.ints;
@@ -164,7 +164,7 @@ absl::StatusOr<std::vector<int64_t>> IntsOf(const Attr &a, std::string_view key,
       return std::vector<int64_t>{a.i};
     case Attr::Kind::kList: {
       std::vector<int64_t> v;
-      for (const Attr &e : a.list) {
+      for (const Attr& e : a.list) {
         if (e.kind != Attr::Kind::kInt && e.kind != Attr::Kind::kBool) break;
         v.push_back(e.i);
       }
@@ -172,7 +172,7 @@ absl::StatusOr<std::vector<int64_t>> IntsOf(const Attr &a, std::string_view key,
       break;
     }
     case Attr::Kind::kDense: {
-      const Literal &l = *a.literal;
+      const Literal& l = *a.literal;
       const PrimitiveType t = l.shape().element_type();
       if (!IsInteger(t) && t != PrimitiveType::kPred) break;
       const int bytes = StorageBytes(t);
@@ -198,9 +198,9 @@ absl::StatusOr<std::vector<int64_t>> IntsOf(const Attr &a, std::string_view key,
 
 }  // namespace
 
-absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
-  Computation *comp = scope->comp;
-  const Location &loc = op.loc;
+absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
+  Computation* comp = scope->comp;
+  const Location& loc = op.loc;
   std::string_view name = op.name;
   const bool is_chlo = name.rfind("chlo.", 0) == 0;
   if (name == "call" || name == "func.call") name = "stablehlo.call";
@@ -216,9 +216,9 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                                             : Shape::Tuple(op.result_types);
   // Attribute helpers, located at the operation.
   auto find = [&](std::string_view key) { return op.Find(key); };
-  auto ints = [&](std::string_view key, std::vector<int64_t> *out,
+  auto ints = [&](std::string_view key, std::vector<int64_t>* out,
                   bool required) -> absl::Status {
-    const Attr *a = find(key);
+    const Attr* a = find(key);
     if (a == nullptr) {
       if (!required) return absl::OkStatus();
       return ErrorAt(
@@ -228,7 +228,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     ASSIGN_OR_RETURN(*out, IntsOf(*a, key, LocationOf(a->tok)));
     return absl::OkStatus();
   };
-  auto one_int = [&](std::string_view key, int64_t *out,
+  auto one_int = [&](std::string_view key, int64_t* out,
                      bool required) -> absl::Status {
     std::vector<int64_t> v;
     RETURN_IF_ERROR(ints(key, &v, required));
@@ -241,7 +241,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     return absl::OkStatus();
   };
   auto flag = [&](std::string_view key) {
-    const Attr *a = find(key);
+    const Attr* a = find(key);
     return a != nullptr && (a->kind == Attr::Kind::kUnit ||
                             (a->kind == Attr::Kind::kBool && a->i != 0));
   };
@@ -258,17 +258,17 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                                 " operands, found ", op.operands.size()));
   };
   auto emit = [&](Opcode opcode, Shape s,
-                  std::vector<Instruction *> args) -> Instruction * {
+                  std::vector<Instruction*> args) -> Instruction* {
     return Emit(comp, opcode, InstName(op, opcode), std::move(s),
                 std::move(args), loc);
   };
-  auto precision = [&](InstructionAttributes *attrs) -> absl::Status {
-    const Attr *a = find("precision_config");
+  auto precision = [&](InstructionAttributes* attrs) -> absl::Status {
+    const Attr* a = find("precision_config");
     if (a == nullptr) return absl::OkStatus();
     if (a->kind != Attr::Kind::kList) {
       return ErrorAt(a->tok, "precision_config must be a list");
     }
-    for (const Attr &p : a->list) {
+    for (const Attr& p : a->list) {
       std::string lower;
       for (char c : p.s) lower.push_back(static_cast<char>(std::tolower(c)));
       attrs->operand_precision.push_back(lower);
@@ -278,16 +278,16 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   // Window attributes of reduce_window, select_and_scatter, convolution.
   auto window = [&](std::vector<int64_t> sizes, std::string_view strides_key,
                     std::string_view base_key, std::string_view window_key,
-                    std::vector<WindowDim> *out) -> absl::Status {
+                    std::vector<WindowDim>* out) -> absl::Status {
     const size_t rank = sizes.size();
     std::vector<int64_t> strides, base, dilation, reversal, pads;
     RETURN_IF_ERROR(ints(strides_key, &strides, false));
     RETURN_IF_ERROR(ints(base_key, &base, false));
     RETURN_IF_ERROR(ints(window_key, &dilation, false));
     RETURN_IF_ERROR(ints("window_reversal", &reversal, false));
-    if (const Attr *p = find("padding")) {
+    if (const Attr* p = find("padding")) {
       if (p->kind == Attr::Kind::kList) {
-        for (const Attr &pair : p->list) {
+        for (const Attr& pair : p->list) {
           ASSIGN_OR_RETURN(std::vector<int64_t> v,
                            IntsOf(pair, "padding", LocationOf(p->tok)));
           if (v.size() != 2) {
@@ -299,7 +299,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
         ASSIGN_OR_RETURN(pads, IntsOf(*p, "padding", LocationOf(p->tok)));
       }
     }
-    for (const auto *v : {&strides, &base, &dilation, &reversal}) {
+    for (const auto* v : {&strides, &base, &dilation, &reversal}) {
       if (!v->empty() && v->size() != rank) {
         return ErrorAt(op.name_tok,
                        absl::StrCat("window attributes of '", op.name,
@@ -311,7 +311,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     }
     out->assign(rank, WindowDim{});
     for (size_t i = 0; i < rank; ++i) {
-      WindowDim &w = (*out)[i];
+      WindowDim& w = (*out)[i];
       w.size = sizes[i];
       if (!strides.empty()) w.stride = strides[i];
       if (!base.empty()) w.base_dilation = base[i];
@@ -336,7 +336,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
       RETURN_IF_ERROR(one_int("k", &k, true));
       chlo.k = k;
     }
-    if (const Attr *d = find("comparison_direction")) {
+    if (const Attr* d = find("comparison_direction")) {
       chlo.comparison_direction = ComparisonDirectionFromName(d->s);
     }
     op.tuple_result = op.result_types.size() > 1;
@@ -348,7 +348,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     if (arity != kVariadic) {
       RETURN_IF_ERROR(operands(static_cast<size_t>(arity)));
     }
-    std::vector<Instruction *> args = op.operands;
+    std::vector<Instruction*> args = op.operands;
     if (*simple == Opcode::kSelect && args[0]->shape().IsArray() &&
         args[0]->shape().rank() == 0 && shape.IsArray() && shape.rank() > 0) {
       args[0] = Emit(comp, Opcode::kBroadcast, "broadcast.pred",
@@ -358,18 +358,18 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     return emit(*simple, shape, std::move(args));
   }
   if (name == "constant") {
-    const Attr *value = find("value");
+    const Attr* value = find("value");
     if (value == nullptr || value->kind != Attr::Kind::kDense) {
       return ErrorAt(op.name_tok, "constant needs a dense<...> value");
     }
-    Instruction *c = emit(Opcode::kConstant, value->literal->shape(), {});
+    Instruction* c = emit(Opcode::kConstant, value->literal->shape(), {});
     c->mutable_attrs().literal = *value->literal;
     return c;
   }
   if (name == "iota") {
     int64_t d = 0;
     RETURN_IF_ERROR(one_int("iota_dimension", &d, true));
-    Instruction *i = emit(Opcode::kIota, shape, {});
+    Instruction* i = emit(Opcode::kIota, shape, {});
     i->mutable_attrs().dimensions = {d};
     return i;
   }
@@ -381,8 +381,8 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     } else {
       RETURN_IF_ERROR(ints("dimensions", &dims, true));
     }
-    Instruction *x = op.operands[0];
-    const Shape &in = x->shape();
+    Instruction* x = op.operands[0];
+    const Shape& in = x->shape();
     if (!in.IsArray() || !shape.IsArray() ||
         static_cast<int>(dims.size()) != in.rank()) {
       return ErrorAt(op.name_tok,
@@ -404,13 +404,13 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
       x = Emit(comp, Opcode::kReshape, "reshape.degenerate",
                Shape::Array(in.element_type(), kept_sizes), {x}, loc);
     }
-    Instruction *b = emit(Opcode::kBroadcast, shape, {x});
+    Instruction* b = emit(Opcode::kBroadcast, shape, {x});
     b->mutable_attrs().dimensions = kept_dims;
     return b;
   }
   if (name == "compare") {
     RETURN_IF_ERROR(operands(2));
-    const Attr *d = find("comparison_direction");
+    const Attr* d = find("comparison_direction");
     if (d == nullptr) {
       return ErrorAt(op.name_tok, "compare needs a comparison direction");
     }
@@ -420,7 +420,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                      absl::StrCat("unknown comparison direction '", d->s, "'"));
     }
     ComparisonType type = ComparisonType::kUnset;
-    if (const Attr *t = find("compare_type")) {
+    if (const Attr* t = find("compare_type")) {
       std::optional<ComparisonType> ct = ComparisonTypeFromName(t->s);
       if (!ct.has_value() || *ct == ComparisonType::kUnset) {
         return ErrorAt(t->tok,
@@ -428,7 +428,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
       }
       type = *ct;
     }
-    Instruction *c = emit(Opcode::kCompare, shape, op.operands);
+    Instruction* c = emit(Opcode::kCompare, shape, op.operands);
     c->mutable_attrs().comparison_direction = *dir;
     c->mutable_attrs().comparison_type = type;
     return c;
@@ -436,7 +436,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   if (name == "concatenate") {
     int64_t d = 0;
     RETURN_IF_ERROR(one_int("dimension", &d, true));
-    Instruction *c = emit(Opcode::kConcatenate, shape, op.operands);
+    Instruction* c = emit(Opcode::kConcatenate, shape, op.operands);
     c->mutable_attrs().dimensions = {d};
     return c;
   }
@@ -447,7 +447,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                              ? "permutation"
                              : "dimensions",
                          &dims, true));
-    Instruction *t =
+    Instruction* t =
         emit(name == "transpose" ? Opcode::kTranspose : Opcode::kReverse, shape,
              op.operands);
     t->mutable_attrs().dimensions = dims;
@@ -463,7 +463,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     if (limit.size() != start.size() || strides.size() != start.size()) {
       return ErrorAt(op.name_tok, "slice attributes have different lengths");
     }
-    Instruction *s = emit(Opcode::kSlice, shape, op.operands);
+    Instruction* s = emit(Opcode::kSlice, shape, op.operands);
     for (size_t i = 0; i < start.size(); ++i) {
       s->mutable_attrs().slice.push_back(
           SliceDim{start[i], limit[i], strides[i]});
@@ -479,7 +479,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     if (high.size() != low.size() || interior.size() != low.size()) {
       return ErrorAt(op.name_tok, "pad attributes have different lengths");
     }
-    Instruction *p = emit(Opcode::kPad, shape, op.operands);
+    Instruction* p = emit(Opcode::kPad, shape, op.operands);
     for (size_t i = 0; i < low.size(); ++i) {
       p->mutable_attrs().padding.push_back(
           PaddingDim{low[i], high[i], interior[i]});
@@ -489,13 +489,13 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   if (name == "dynamic_slice") {
     std::vector<int64_t> sizes;
     RETURN_IF_ERROR(ints("slice_sizes", &sizes, true));
-    Instruction *d = emit(Opcode::kDynamicSlice, shape, op.operands);
+    Instruction* d = emit(Opcode::kDynamicSlice, shape, op.operands);
     d->mutable_attrs().dynamic_slice_sizes = sizes;
     return d;
   }
   if (name == "reduce_precision") {
     RETURN_IF_ERROR(operands(1));
-    Instruction *r = emit(Opcode::kReducePrecision, shape, op.operands);
+    Instruction* r = emit(Opcode::kReducePrecision, shape, op.operands);
     RETURN_IF_ERROR(
         one_int("exponent_bits", &r->mutable_attrs().exponent_bits, true));
     RETURN_IF_ERROR(
@@ -507,27 +507,32 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     RETURN_IF_ERROR(operands(1));
     int64_t index = 0;
     RETURN_IF_ERROR(one_int("index", &index, true));
-    Instruction *g = emit(Opcode::kGetTupleElement, shape, op.operands);
+    Instruction* g = emit(Opcode::kGetTupleElement, shape, op.operands);
     g->mutable_attrs().tuple_index = index;
     return g;
   }
   if (name == "call") {
-    Computation *callee = FunctionRef(op.callee, op.callee_tok);
+    if (const Attr* c = find("callee"); c != nullptr && op.callee.empty()) {
+      op.callee = c->s;  // the generic form: {callee = @f}
+      op.callee_tok = c->tok;
+    }
+    if (op.callee.empty()) return ErrorAt(op.name_tok, "call needs a callee");
+    Computation* callee = FunctionRef(op.callee, op.callee_tok);
     if (op.result_types.empty()) shape = Shape::Tuple({});
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *c = emit(Opcode::kCall, shape, op.operands);
+    Instruction* c = emit(Opcode::kCall, shape, op.operands);
     c->set_called_computations({callee});
     return c;
   }
   if (name == "custom_call") {
     std::string target = op.callee;
-    if (const Attr *t = find("call_target_name")) target = t->s;
+    if (const Attr* t = find("call_target_name")) target = t->s;
     if (target.empty()) {
       return ErrorAt(op.name_tok, "custom_call needs a target");
     }
     if (op.result_types.empty()) shape = Shape::Tuple({});
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *c = emit(Opcode::kCustomCall, shape, op.operands);
+    Instruction* c = emit(Opcode::kCustomCall, shape, op.operands);
     c->mutable_attrs().custom_call_target = target;
     if (flag("has_side_effect")) {
       c->mutable_raw_attributes().emplace_back("custom_call_has_side_effect",
@@ -536,24 +541,24 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     return c;
   }
   // Dimension numbers in a #stablehlo.xxx<...> dictionary.
-  auto dnums = [&](std::string_view key) -> absl::StatusOr<const Attr *> {
-    const Attr *a = find(key);
+  auto dnums = [&](std::string_view key) -> absl::StatusOr<const Attr*> {
+    const Attr* a = find(key);
     if (a == nullptr || a->kind != Attr::Kind::kDict) {
       return ErrorAt(op.name_tok,
                      absl::StrCat("'", op.name, "' needs ", Sv(key)));
     }
     return a;
   };
-  auto field = [&](const Attr &dict, std::string_view key,
-                   std::vector<int64_t> *out) -> absl::Status {
-    for (const NamedAttr &f : dict.dict) {
+  auto field = [&](const Attr& dict, std::string_view key,
+                   std::vector<int64_t>* out) -> absl::Status {
+    for (const NamedAttr& f : dict.dict) {
       if (f.name != key) continue;
       ASSIGN_OR_RETURN(*out, IntsOf(f.value, key, LocationOf(f.value.tok)));
     }
     return absl::OkStatus();
   };
-  auto field_int = [&](const Attr &dict, std::string_view key,
-                       int64_t *out) -> absl::Status {
+  auto field_int = [&](const Attr& dict, std::string_view key,
+                       int64_t* out) -> absl::Status {
     std::vector<int64_t> v;
     RETURN_IF_ERROR(field(dict, key, &v));
     if (v.size() > 1) return ErrorAt(dict.tok, "expected one integer");
@@ -562,12 +567,12 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   };
   if (name == "dot_general") {
     RETURN_IF_ERROR(operands(2));
-    ASSIGN_OR_RETURN(const Attr *d, dnums("dot_dimension_numbers"));
+    ASSIGN_OR_RETURN(const Attr* d, dnums("dot_dimension_numbers"));
     if (find("algorithm") != nullptr) {
       return ErrorAt(op.name_tok, "dot algorithms are not supported");
     }
-    Instruction *dot = emit(Opcode::kDot, shape, op.operands);
-    DotDimensionNumbers &dn = dot->mutable_attrs().dot_dnums;
+    Instruction* dot = emit(Opcode::kDot, shape, op.operands);
+    DotDimensionNumbers& dn = dot->mutable_attrs().dot_dnums;
     RETURN_IF_ERROR(field(*d, "lhs_batching_dimensions", &dn.lhs_batch));
     RETURN_IF_ERROR(field(*d, "rhs_batching_dimensions", &dn.rhs_batch));
     RETURN_IF_ERROR(
@@ -579,10 +584,10 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   }
   if (name == "gather") {
     RETURN_IF_ERROR(operands(2));
-    ASSIGN_OR_RETURN(const Attr *d, dnums("dimension_numbers"));
-    Instruction *g = emit(Opcode::kGather, shape, op.operands);
-    InstructionAttributes &a = g->mutable_attrs();
-    GatherDimensionNumbers &dn = a.gather_dnums;
+    ASSIGN_OR_RETURN(const Attr* d, dnums("dimension_numbers"));
+    Instruction* g = emit(Opcode::kGather, shape, op.operands);
+    InstructionAttributes& a = g->mutable_attrs();
+    GatherDimensionNumbers& dn = a.gather_dnums;
     RETURN_IF_ERROR(field(*d, "offset_dims", &dn.offset_dims));
     RETURN_IF_ERROR(
         field(*d, "collapsed_slice_dims", &dn.collapsed_slice_dims));
@@ -604,11 +609,11 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                      "scatter needs N inputs, the indices and "
                      "N updates");
     }
-    ASSIGN_OR_RETURN(const Attr *d, dnums("scatter_dimension_numbers"));
+    ASSIGN_OR_RETURN(const Attr* d, dnums("scatter_dimension_numbers"));
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *s = emit(Opcode::kScatter, shape, op.operands);
-    InstructionAttributes &a = s->mutable_attrs();
-    ScatterDimensionNumbers &dn = a.scatter_dnums;
+    Instruction* s = emit(Opcode::kScatter, shape, op.operands);
+    InstructionAttributes& a = s->mutable_attrs();
+    ScatterDimensionNumbers& dn = a.scatter_dnums;
     RETURN_IF_ERROR(field(*d, "update_window_dims", &dn.update_window_dims));
     RETURN_IF_ERROR(
         field(*d, "inserted_window_dims", &dn.inserted_window_dims));
@@ -626,14 +631,14 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   if (name == "reduce") {
     RETURN_IF_ERROR(regions(1));
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *r = emit(Opcode::kReduce, shape, op.operands);
+    Instruction* r = emit(Opcode::kReduce, shape, op.operands);
     RETURN_IF_ERROR(ints("dimensions", &r->mutable_attrs().dimensions, true));
     r->set_called_computations({op.regions[0]});
     return r;
   }
   if (name == "map") {
     RETURN_IF_ERROR(regions(1));
-    Instruction *m = emit(Opcode::kMap, shape, op.operands);
+    Instruction* m = emit(Opcode::kMap, shape, op.operands);
     RETURN_IF_ERROR(ints("dimensions", &m->mutable_attrs().dimensions, false));
     m->set_called_computations({op.regions[0]});
     return m;
@@ -647,7 +652,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     RETURN_IF_ERROR(one_int("dimension", &dimension, false));
     if (dimension < 0) dimension += op.operands[0]->shape().rank();
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *s = emit(Opcode::kSort, shape, op.operands);
+    Instruction* s = emit(Opcode::kSort, shape, op.operands);
     s->mutable_attrs().dimensions = {dimension};
     s->mutable_attrs().is_stable = flag("is_stable");
     s->set_called_computations({op.regions[0]});
@@ -659,7 +664,7 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
     std::vector<int64_t> sizes;
     RETURN_IF_ERROR(ints("window_dimensions", &sizes, true));
     op.tuple_result = op.result_types.size() > 1;
-    Instruction *r =
+    Instruction* r =
         emit(sas ? Opcode::kSelectAndScatter : Opcode::kReduceWindow, shape,
              op.operands);
     RETURN_IF_ERROR(window(sizes, "window_strides", "base_dilations",
@@ -669,11 +674,11 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
   }
   if (name == "convolution") {
     RETURN_IF_ERROR(operands(2));
-    const Attr *d = find("dimension_numbers");
+    const Attr* d = find("dimension_numbers");
     if (d == nullptr || d->kind != Attr::Kind::kConv) {
       return ErrorAt(op.name_tok, "convolution needs dimension numbers");
     }
-    const Shape &kernel = op.operands[1]->shape();
+    const Shape& kernel = op.operands[1]->shape();
     std::vector<int64_t> sizes;
     for (int64_t k : d->conv.kernel_spatial) {
       if (!kernel.IsArray() || k >= kernel.rank()) {
@@ -681,8 +686,8 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
       }
       sizes.push_back(kernel.dimensions(static_cast<int>(k)));
     }
-    Instruction *c = emit(Opcode::kConvolution, shape, op.operands);
-    InstructionAttributes &a = c->mutable_attrs();
+    Instruction* c = emit(Opcode::kConvolution, shape, op.operands);
+    InstructionAttributes& a = c->mutable_attrs();
     a.conv_dnums = d->conv;
     RETURN_IF_ERROR(window(sizes, "window_strides", "lhs_dilation",
                            "rhs_dilation", &a.window));
@@ -700,14 +705,14 @@ absl::StatusOr<Instruction *> Parser::BuildOp(Scope *scope, OpState &op) {
                                            op.name, "'"));
 }
 
-absl::StatusOr<Instruction *> Parser::BuildWhile(Scope *scope, OpState &op) {
+absl::StatusOr<Instruction*> Parser::BuildWhile(Scope* scope, OpState& op) {
   // HLO's while carries one value: a tuple of the loop values followed by
   // the values the regions captured, which the body passes on unchanged.
-  Computation *comp = scope->comp;
-  const Location &loc = op.loc;
-  Captures &captures = *op.captures;
-  Computation *cond = op.regions[0];
-  Computation *body = op.regions[1];
+  Computation* comp = scope->comp;
+  const Location& loc = op.loc;
+  Captures& captures = *op.captures;
+  Computation* cond = op.regions[0];
+  Computation* body = op.regions[1];
   if (op.region_returns[0].size() != 1) {
     return ErrorAt(op.region_toks[0], "the condition must return one value");
   }
@@ -718,34 +723,34 @@ absl::StatusOr<Instruction *> Parser::BuildWhile(Scope *scope, OpState &op) {
                                                    "loop has ",
                                                    op.operands.size()));
   }
-  std::vector<Instruction *> init = op.operands;
+  std::vector<Instruction*> init = op.operands;
   init.insert(init.end(), captures.outer.begin(), captures.outer.end());
   std::vector<Shape> shapes;
-  for (Instruction *v : init) shapes.push_back(v->shape());
+  for (Instruction* v : init) shapes.push_back(v->shape());
   const Shape state = Shape::Tuple(shapes);
-  std::vector<Instruction *> next = op.region_returns[1];
+  std::vector<Instruction*> next = op.region_returns[1];
   for (size_t k = 0; k < captures.outer.size(); ++k) {
     auto it = captures.inner.find({body, captures.outer[k]});
     if (it != captures.inner.end()) {
       next.push_back(it->second);
       continue;
     }
-    Instruction *element =
+    Instruction* element =
         Emit(body, Opcode::kGetTupleElement, "capture",
              captures.outer[k]->shape(), {body->parameter(0)}, loc);
     element->mutable_attrs().tuple_index =
         captures.carried + static_cast<int64_t>(k);
     next.push_back(element);
   }
-  for (Computation *region : {cond, body}) {
+  for (Computation* region : {cond, body}) {
     region->parameter(0)->mutable_shape() = state;
   }
   cond->set_root(op.region_returns[0][0]);
   body->set_root(Emit(body, Opcode::kTuple, "tuple", state, next, loc));
-  Instruction *tuple =
+  Instruction* tuple =
       Emit(comp, Opcode::kTuple, "while.init", state, init, loc);
   op.tuple_result = true;
-  Instruction *w = Emit(comp, Opcode::kWhile, InstName(op, Opcode::kWhile),
+  Instruction* w = Emit(comp, Opcode::kWhile, InstName(op, Opcode::kWhile),
                         state, {tuple}, loc);
   w->set_called_computations({cond, body});
   return w;

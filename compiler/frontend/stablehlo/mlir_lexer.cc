@@ -22,7 +22,7 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
-std::string DescribeTok(const Tok &tok) {
+std::string DescribeTok(const Tok& tok) {
   if (tok.Is(TokKind::kEof)) return "end of input";
   std::string_view t = tok.text;
   if (t.size() > 40) return "'" + std::string(t.substr(0, 37)) + "...'";
@@ -62,13 +62,13 @@ Tok MlirLexer::Make(TokKind kind, size_t start, int line, int column) {
   return t;
 }
 
-Tok MlirLexer::Error(const char *message, size_t start, int line, int column) {
+Tok MlirLexer::Error(const char* message, size_t start, int line, int column) {
   Tok t = Make(TokKind::kError, start, line, column);
   t.error = message;
   return t;
 }
 
-void MlirLexer::ResetTo(const Tok &tok) {
+void MlirLexer::ResetTo(const Tok& tok) {
   pos_ = tok.offset;
   line_ = tok.line;
   column_ = tok.column;
@@ -225,7 +225,7 @@ Tok MlirLexer::Next() {
   return Error("unexpected character", start, line, column);
 }
 
-bool MlirLexer::ScanDimensions(const Tok &tok, std::vector<int64_t> *dims) {
+bool MlirLexer::ScanDimensions(const Tok& tok, std::vector<int64_t>* dims) {
   ResetTo(tok);
   while (pos_ < text_.size()) {
     size_t p = pos_;

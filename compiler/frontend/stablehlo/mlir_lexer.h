@@ -52,7 +52,7 @@ struct Tok {
   size_t offset = 0;
   int line = 1;
   int column = 1;
-  const char *error = "";  // kError only
+  const char* error = "";  // kError only
 
   bool Is(TokKind k) const { return kind == k; }
   bool IsIdent(std::string_view word) const {
@@ -61,7 +61,7 @@ struct Tok {
 };
 
 // "end of input" or the token text quoted and shortened: 'f32'.
-std::string DescribeTok(const Tok &tok);
+std::string DescribeTok(const Tok& tok);
 
 class MlirLexer {
  public:
@@ -69,19 +69,19 @@ class MlirLexer {
 
   Tok Next();
   // Moves back to the start of `tok` (which this lexer produced).
-  void ResetTo(const Tok &tok);
+  void ResetTo(const Tok& tok);
 
   // Reads `(\d+ | ?)x` repeatedly from the start of `tok` (after a tensor
   // type's '<'), appending the sizes to *dims (-1 for '?'), and leaves the
   // lexer after the last 'x'. Returns false on an integer out of range.
-  bool ScanDimensions(const Tok &tok, std::vector<int64_t> *dims);
+  bool ScanDimensions(const Tok& tok, std::vector<int64_t>* dims);
 
   std::string_view text() const { return text_; }
 
  private:
   void SkipSpaceAndComments();
   Tok Make(TokKind kind, size_t start, int line, int column);
-  Tok Error(const char *message, size_t start, int line, int column);
+  Tok Error(const char* message, size_t start, int line, int column);
   Tok LexNumber(size_t start, int line, int column);
   void AdvanceChar();
 

@@ -13,7 +13,7 @@
 namespace aotc::shlo {
 namespace {
 
-Attr IntArray(const Tok &tok, std::vector<int64_t> values) {
+Attr IntArray(const Tok& tok, std::vector<int64_t> values) {
   Attr a;
   a.kind = Attr::Kind::kArray;
   a.tok = tok;
@@ -21,7 +21,7 @@ Attr IntArray(const Tok &tok, std::vector<int64_t> values) {
   return a;
 }
 
-Attr EnumAttr(const Tok &tok) {
+Attr EnumAttr(const Tok& tok) {
   Attr a;
   a.kind = Attr::Kind::kEnum;
   a.tok = tok;
@@ -31,7 +31,7 @@ Attr EnumAttr(const Tok &tok) {
 
 }  // namespace
 
-absl::Status Parser::ParseOperandList(Scope *scope, OpState *op) {
+absl::Status Parser::ParseOperandList(Scope* scope, OpState* op) {
   while (tok_.Is(TokKind::kValue)) {
     op->operand_toks.push_back(tok_);
     ASSIGN_OR_RETURN(Instruction * v, ParseValueUse(scope));
@@ -49,7 +49,7 @@ absl::Status Parser::ParseOperandList(Scope *scope, OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParseKeywordAttrs(OpState *op) {
+absl::Status Parser::ParseKeywordAttrs(OpState* op) {
   while (Consume(TokKind::kComma)) {
     if (!tok_.Is(TokKind::kIdent)) return Expected("an attribute name");
     const Tok key = tok_;
@@ -67,7 +67,7 @@ absl::Status Parser::ParseKeywordAttrs(OpState *op) {
       for (size_t i = 1; ok && i < f.size(); ++i) {
         if (i == m) continue;
         if (f[i] < '0' || f[i] > '9') ok = false;
-        int64_t &target = i < m ? e : mant;
+        int64_t& target = i < m ? e : mant;
         target = target * 10 + (f[i] - '0');
       }
       if (!ok) return ErrorAt(tok_, "expected a format like e5m10");
@@ -90,8 +90,8 @@ absl::Status Parser::ParseKeywordAttrs(OpState *op) {
       const std::string suffix = name == "batching_dims"
                                      ? "batching_dimensions"
                                      : "contracting_dimensions";
-      Attr *dnums = nullptr;
-      for (NamedAttr &a : op->attrs) {
+      Attr* dnums = nullptr;
+      for (NamedAttr& a : op->attrs) {
         if (a.name == "dot_dimension_numbers") dnums = &a.value;
       }
       if (dnums == nullptr) {
@@ -126,12 +126,12 @@ absl::Status Parser::ParseKeywordAttrs(OpState *op) {
       value.tok = key;
       // [1, 2] lists of integers become arrays.
       bool all_ints = true;
-      for (const Attr &e : value.list) {
+      for (const Attr& e : value.list) {
         all_ints = all_ints && e.kind == Attr::Kind::kInt;
       }
       if (all_ints) {
         std::vector<int64_t> ints;
-        for (const Attr &e : value.list) ints.push_back(e.i);
+        for (const Attr& e : value.list) ints.push_back(e.i);
         value = IntArray(key, std::move(ints));
       }
     } else if (tok_.Is(TokKind::kInt)) {
@@ -146,7 +146,7 @@ absl::Status Parser::ParseKeywordAttrs(OpState *op) {
         {{"dims", "dimensions"},        {"dim", "dimension"},
          {"sizes", "slice_sizes"},      {"low", "edge_padding_low"},
          {"high", "edge_padding_high"}, {"interior", "interior_padding"}};
-    for (const auto &[pretty, generic] : kRenames) {
+    for (const auto& [pretty, generic] : kRenames) {
       if (name == pretty) name = std::string(generic);
     }
     op->attrs.push_back({std::move(name), std::move(value)});
@@ -154,7 +154,7 @@ absl::Status Parser::ParseKeywordAttrs(OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParseGenericOp(Scope *scope, OpState *op) {
+absl::Status Parser::ParseGenericOp(Scope* scope, OpState* op) {
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the operands"));
   if (!tok_.Is(TokKind::kRParen)) {
     while (true) {
@@ -181,7 +181,7 @@ absl::Status Parser::ParseGenericOp(Scope *scope, OpState *op) {
     const std::string hint = op->name.substr(op->name.find('.') + 1);
     while (true) {
       op->region_toks.push_back(tok_);
-      std::vector<Instruction *> returned;
+      std::vector<Instruction*> returned;
       ASSIGN_OR_RETURN(Computation * region,
                        ParseRegion(scope, hint, nullptr,
                                    is_while ? op->captures.get() : nullptr,
@@ -208,7 +208,7 @@ absl::Status Parser::ParseGenericOp(Scope *scope, OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParsePrettyWhile(Scope *scope, OpState *op) {
+absl::Status Parser::ParsePrettyWhile(Scope* scope, OpState* op) {
   // while(%iterArg = %a, ...) : T, ... cond { ... } do { ... }
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' after 'stablehlo.while'"));
   std::vector<BlockArg> args;
@@ -249,7 +249,7 @@ absl::Status Parser::ParsePrettyWhile(Scope *scope, OpState *op) {
     }
     Advance();
     op->region_toks.push_back(tok_);
-    std::vector<Instruction *> returned;
+    std::vector<Instruction*> returned;
     ASSIGN_OR_RETURN(Computation * region,
                      ParseRegion(scope, keyword == "cond" ? "cond" : "body",
                                  &args, op->captures.get(), &returned));
@@ -259,11 +259,11 @@ absl::Status Parser::ParsePrettyWhile(Scope *scope, OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParsePrettyReduce(Scope *scope, OpState *op) {
+absl::Status Parser::ParsePrettyReduce(Scope* scope, OpState* op) {
   // reduce(%x init: %c), (%y init: %d) applies stablehlo.add across
   // dimensions = [0] : (...) -> (...)   or   ... across dimensions = [0] :
   // (...) -> (...) reducer(%a: T, %b: T) (%c: T, %d: T) { ... }
-  std::vector<Instruction *> inputs, inits;
+  std::vector<Instruction*> inputs, inits;
   std::vector<Tok> input_toks, init_toks;
   while (true) {
     RETURN_IF_ERROR(Expect(TokKind::kLParen, "'('"));
@@ -309,7 +309,7 @@ absl::Status Parser::ParsePrettyReduce(Scope *scope, OpState *op) {
   if (applies) {
     std::vector<Shape> args;
     for (int k = 0; k < 2; ++k) {
-      for (Instruction *init : inits) args.push_back(init->shape());
+      for (Instruction* init : inits) args.push_back(init->shape());
     }
     ASSIGN_OR_RETURN(Computation * region,
                      MakeApplyRegion(applied, args, LocationOf(applied)));
@@ -338,7 +338,7 @@ absl::Status Parser::ParsePrettyReduce(Scope *scope, OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParsePrettyConvolution(Scope *scope, OpState *op) {
+absl::Status Parser::ParsePrettyConvolution(Scope* scope, OpState* op) {
   // convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f],
   //   window = {stride = [..], pad = [[..]], lhs_dilate = [..],
   //   rhs_dilate = [..], reverse = [..]} {attrs} : (...) -> T
@@ -366,9 +366,9 @@ absl::Status Parser::ParsePrettyConvolution(Scope *scope, OpState *op) {
         {"lhs_dilate", "lhs_dilation"},
         {"rhs_dilate", "rhs_dilation"},
         {"reverse", "window_reversal"}};
-    for (NamedAttr &w : window) {
+    for (NamedAttr& w : window) {
       bool known = false;
-      for (const auto &[pretty, generic] : kNames) {
+      for (const auto& [pretty, generic] : kNames) {
         if (w.name == pretty) {
           w.name = std::string(generic);
           known = true;
@@ -388,7 +388,7 @@ absl::Status Parser::ParsePrettyConvolution(Scope *scope, OpState *op) {
   return ParseOpTypes(&operand_types, &op->result_types);
 }
 
-absl::Status Parser::ParseChloOp(Scope *scope, OpState *op) {
+absl::Status Parser::ParseChloOp(Scope* scope, OpState* op) {
   // chlo.op %a, %b {attrs} : T, T -> T    or    chlo.top_k(%a, k = 3) : ...
   if (Consume(TokKind::kLParen)) {
     RETURN_IF_ERROR(ParseOperandList(scope, op));
@@ -423,8 +423,8 @@ absl::Status Parser::ParseChloOp(Scope *scope, OpState *op) {
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParsePrettyOp(Scope *scope, OpState *op) {
-  const std::string &name = op->name;
+absl::Status Parser::ParsePrettyOp(Scope* scope, OpState* op) {
+  const std::string& name = op->name;
   if (name.rfind("chlo.", 0) == 0) return ParseChloOp(scope, op);
   if (name == "call" || name == "func.call" ||
       name == "stablehlo.custom_call") {

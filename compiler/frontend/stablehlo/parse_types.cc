@@ -34,8 +34,8 @@ struct DenseText {
 
 // The magnitude and sign of an integer token (decimal or 0x hex); false on
 // overflow of 64 bits.
-bool IntegerOf(std::string_view text, bool *negative, uint64_t *magnitude,
-               bool *is_hex) {
+bool IntegerOf(std::string_view text, bool* negative, uint64_t* magnitude,
+               bool* is_hex) {
   *negative = !text.empty() && text[0] == '-';
   if (!text.empty() && (text[0] == '-' || text[0] == '+'))
     text.remove_prefix(1);
@@ -64,14 +64,14 @@ bool IntegerOf(std::string_view text, bool *negative, uint64_t *magnitude,
   return true;
 }
 
-void StoreBits(uint64_t bits, int bytes, uint8_t *out) {
+void StoreBits(uint64_t bits, int bytes, uint8_t* out) {
   for (int i = 0; i < bytes; ++i)
     out[i] = static_cast<uint8_t>(bits >> (8 * i));
 }
 
 // The bits of a float element of type t: a hex spelling of the bits
 // (0x7FC00000) or a decimal number.
-absl::StatusOr<uint64_t> FloatElementBits(PrimitiveType t, const Tok &tok) {
+absl::StatusOr<uint64_t> FloatElementBits(PrimitiveType t, const Tok& tok) {
   bool negative = false, is_hex = false;
   uint64_t magnitude = 0;
   if (tok.Is(TokKind::kInt) &&
@@ -217,14 +217,14 @@ absl::StatusOr<std::vector<Shape>> Parser::ParseTypeList() {
   return types;
 }
 
-absl::Status Parser::ParseOpTypes(std::vector<Shape> *operands,
-                                  std::vector<Shape> *results) {
+absl::Status Parser::ParseOpTypes(std::vector<Shape>* operands,
+                                  std::vector<Shape>* results) {
   RETURN_IF_ERROR(Expect(TokKind::kColon, "':' before the types"));
   return ParseOpTypesAfterColon(operands, results);
 }
 
-absl::Status Parser::ParseOpTypesAfterColon(std::vector<Shape> *operands,
-                                            std::vector<Shape> *results) {
+absl::Status Parser::ParseOpTypesAfterColon(std::vector<Shape>* operands,
+                                            std::vector<Shape>* results) {
   if (tok_.Is(TokKind::kLParen)) {
     Advance();
     if (!tok_.Is(TokKind::kRParen)) {
@@ -374,14 +374,46 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
   Advance();
   const Tok type_tok = tok_;
   ASSIGN_OR_RETURN(attr.type, ParseType());
-  const Shape &shape = attr.type;
+  const Shape& shape = attr.type;
   if (!shape.IsArray())
     return ErrorAt(type_tok, "a literal needs a tensor type");
   const PrimitiveType type = shape.element_type();
   const int64_t count = shape.ElementCount();
   const int bytes = StorageBytes(type);
+  // A splat is a few bytes of text for a tensor of any size; it may not
+  // describe more than kMaxSplatBytes.
+  const int64_t total = count * bytes;
+  const bool hex_splat =
+      d.hex && static_cast<int64_t>(d.hex_tok.text.size()) == 2 * bytes + 4;
+  if ((d.splat || hex_splat) && count > 1 && total > kMaxSplatBytes) {
+    return ErrorAt(
+        d.start, absl::StrCat("splat literal of ", total,
+                              " bytes is above the limit of ", kMaxSplatBytes));
+  }
+  if (!d.hex && !d.splat) {
+    if (d.elements.empty() && d.dims.empty()) {
+      if (count != 0) {
+        return ErrorAt(type_tok,
+                       absl::StrCat("literal has no elements, but ",
+                                    shape.ToString(false), " has ", count));
+      }
+    } else if (d.dims != shape.dimensions()) {
+      return ErrorAt(type_tok,
+                     absl::StrCat("literal has dimensions ", BracedList(d.dims),
+                                  ", but the type is ", shape.ToString(false)));
+    }
+  }
+  if (d.hex && !hex_splat &&
+      static_cast<int64_t>(d.hex_tok.text.size()) != 2 * total + 4) {
+    return ErrorAt(
+        d.hex_tok,
+        absl::StrCat("hex literal has ",
+                     (static_cast<int64_t>(d.hex_tok.text.size()) - 4) / 2,
+                     " bytes, expected ", total, " for ",
+                     shape.ToString(false)));
+  }
   auto literal = std::make_shared<Literal>(shape);
-  uint8_t *out = literal->mutable_raw();
+  uint8_t* out = literal->mutable_raw();
 
   if (d.hex) {
     std::string_view hex = d.hex_tok.text.substr(1, d.hex_tok.text.size() - 2);
@@ -409,7 +441,6 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
       }
       raw.push_back(static_cast<uint8_t>(v));
     }
-    const int64_t total = count * bytes;
     if (static_cast<int64_t>(raw.size()) == bytes && count != 1) {
       for (int64_t i = 0; i < count; ++i) {
         std::memcpy(out + i * bytes, raw.data(), bytes);
@@ -428,21 +459,8 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
     return attr;
   }
 
-  if (d.splat) {
-    // One element for the whole tensor.
-  } else if (d.elements.empty() && d.dims.empty()) {
-    if (count != 0) {
-      return ErrorAt(type_tok,
-                     absl::StrCat("literal has no elements, but ",
-                                  shape.ToString(false), " has ", count));
-    }
-  } else if (d.dims != shape.dimensions()) {
-    return ErrorAt(type_tok,
-                   absl::StrCat("literal has dimensions ", BracedList(d.dims),
-                                ", but the type is ", shape.ToString(false)));
-  }
   // Converts one element into its bytes.
-  auto convert = [&](const Element &e, uint8_t *dst) -> absl::Status {
+  auto convert = [&](const Element& e, uint8_t* dst) -> absl::Status {
     const TypeKind kind = KindOf(type);
     if (kind == TypeKind::kComplex) {
       const PrimitiveType part = type == PrimitiveType::kC64
@@ -450,7 +468,7 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
                                      : PrimitiveType::kF64;
       if (!e.complex) return ErrorAt(e.re, "expected a complex (re, im)");
       for (int k = 0; k < 2; ++k) {
-        const Tok &t = k == 0 ? e.re : e.im;
+        const Tok& t = k == 0 ? e.re : e.im;
         absl::StatusOr<uint64_t> bits = FloatElementBits(part, t);
         if (!bits.ok()) return ErrorAt(t, std::string(bits.status().message()));
         StoreBits(*bits, bytes / 2, dst + k * (bytes / 2));
@@ -458,7 +476,7 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
       return absl::OkStatus();
     }
     if (e.complex) return ErrorAt(e.re, "complex element for a real type");
-    const Tok &t = e.re;
+    const Tok& t = e.re;
     if (t.IsIdent("true") || t.IsIdent("false")) {
       if (kind != TypeKind::kPred) {
         return ErrorAt(t, "boolean element for a non-boolean type");
@@ -519,7 +537,7 @@ absl::StatusOr<Attr> Parser::ParseDense(int depth) {
   return attr;
 }
 
-absl::Status Parser::ParseAttrDict(std::vector<NamedAttr> *attrs, TokKind close,
+absl::Status Parser::ParseAttrDict(std::vector<NamedAttr>* attrs, TokKind close,
                                    int depth) {
   if (depth > kMaxNesting) return ErrorAt(tok_, "attributes nested too deeply");
   Advance();  // '{' or '<'
@@ -570,23 +588,23 @@ absl::StatusOr<ConvolutionDimensionNumbers> Parser::ParseConvDims() {
     RETURN_IF_ERROR(Expect(TokKind::kRSquare, "']'"));
   }
   ConvolutionDimensionNumbers dn;
-  const std::pair<const char *, const char *> roles[3] = {
+  const std::pair<const char*, const char*> roles[3] = {
       {"b", "f"}, {"i", "o"}, {"b", "f"}};
-  int64_t *firsts[3] = {&dn.input_batch, &dn.kernel_input_feature,
+  int64_t* firsts[3] = {&dn.input_batch, &dn.kernel_input_feature,
                         &dn.output_batch};
-  int64_t *seconds[3] = {&dn.input_feature, &dn.kernel_output_feature,
+  int64_t* seconds[3] = {&dn.input_feature, &dn.kernel_output_feature,
                          &dn.output_feature};
-  std::vector<int64_t> *spatials[3] = {&dn.input_spatial, &dn.kernel_spatial,
+  std::vector<int64_t>* spatials[3] = {&dn.input_spatial, &dn.kernel_spatial,
                                        &dn.output_spatial};
   const size_t num_spatial = groups[0].size() >= 2 ? groups[0].size() - 2 : 0;
   for (int g = 0; g < 3; ++g) {
-    const std::vector<std::string> &labels = groups[g];
+    const std::vector<std::string>& labels = groups[g];
     bool ok = labels.size() == num_spatial + 2;
     *firsts[g] = -1;
     *seconds[g] = -1;
     spatials[g]->assign(num_spatial, -1);
     for (size_t i = 0; ok && i < labels.size(); ++i) {
-      const std::string &l = labels[i];
+      const std::string& l = labels[i];
       const int64_t pos = static_cast<int64_t>(i);
       if (l == roles[g].first && *firsts[g] < 0) {
         *firsts[g] = pos;

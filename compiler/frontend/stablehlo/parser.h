@@ -28,6 +28,9 @@ namespace aotc::shlo {
 
 // Nesting limit of regions and of attribute values.
 inline constexpr int kMaxNesting = 64;
+// The largest tensor a splat literal (one element, or one element's hex
+// bytes) may fill: a few bytes of input must not allocate gigabytes.
+inline constexpr int64_t kMaxSplatBytes = int64_t{256} << 20;
 
 struct NamedAttr;
 
@@ -71,18 +74,18 @@ struct NamedAttr {
 // they travel as extra elements of the loop state after the carried ones.
 struct Captures {
   int64_t carried = 0;
-  std::vector<Instruction *> outer;  // in the enclosing computation
+  std::vector<Instruction*> outer;  // in the enclosing computation
   // The element (get-tuple-element of the state parameter) per region.
-  std::map<std::pair<const Computation *, Instruction *>, Instruction *> inner;
+  std::map<std::pair<const Computation*, Instruction*>, Instruction*> inner;
 };
 
 // Names visible in one function or region.
 struct Scope {
-  Scope *parent = nullptr;
-  Computation *comp = nullptr;
-  std::unordered_map<std::string, std::vector<Instruction *>> values;
-  Captures *captures = nullptr;  // may capture outer values (while)
-  Instruction *state = nullptr;  // the tuple parameter when captures
+  Scope* parent = nullptr;
+  Computation* comp = nullptr;
+  std::unordered_map<std::string, std::vector<Instruction*>> values;
+  Captures* captures = nullptr;  // may capture outer values (while)
+  Instruction* state = nullptr;  // the tuple parameter when captures
 };
 
 // One operation as read, before it becomes instructions.
@@ -90,22 +93,22 @@ struct OpState {
   std::string name;  // "stablehlo.add"
   Tok name_tok;
   Location loc;
-  std::vector<Instruction *> operands;
+  std::vector<Instruction*> operands;
   std::vector<Tok> operand_toks;
   std::vector<NamedAttr> attrs;
   std::vector<Shape> result_types;
-  std::vector<Computation *> regions;
+  std::vector<Computation*> regions;
   std::string callee;  // call, custom_call: the symbol
   Tok callee_tok;
   std::string result_name;  // the first result's name without '%'
   // while: the values its regions capture and what each region returns.
   std::unique_ptr<Captures> captures;
-  std::vector<std::vector<Instruction *>> region_returns;
+  std::vector<std::vector<Instruction*>> region_returns;
   std::vector<Tok> region_toks;
   // The built instruction is a tuple even for one result (while).
   bool tuple_result = false;
 
-  const Attr *Find(std::string_view key) const;
+  const Attr* Find(std::string_view key) const;
 };
 
 // The block arguments of a region: its parameters (or, for a tuple-state
@@ -126,8 +129,8 @@ class Parser {
 
   // --- Tokens and errors (stablehlo_parser.cc).
   void Advance() { tok_ = lexer_.Next(); }
-  Location LocationOf(const Tok &tok) const;
-  absl::Status ErrorAt(const Tok &tok, std::string_view message) const;
+  Location LocationOf(const Tok& tok) const;
+  absl::Status ErrorAt(const Tok& tok, std::string_view message) const;
   absl::Status Expected(std::string_view what) const;
   absl::Status Expect(TokKind kind, std::string_view what);
   bool Consume(TokKind kind);
@@ -139,42 +142,43 @@ class Parser {
   // --- Structure (stablehlo_parser.cc).
   absl::Status ParseTopLevel();
   absl::Status ParseFunction();
-  absl::Status ParseBody(Scope *scope, std::vector<Instruction *> *returned,
-                         Tok *return_tok);
+  absl::Status ParseBody(Scope* scope, std::vector<Instruction*>* returned,
+                         Tok* return_tok);
   // Parses one operation (results, op, operands, attributes, type) and
   // binds its results in `scope`. Sets *is_return for a terminator.
-  absl::Status ParseOperation(Scope *scope, bool *is_return,
-                              std::vector<Instruction *> *returned,
-                              Tok *return_tok);
+  absl::Status ParseOperation(Scope* scope, bool* is_return,
+                              std::vector<Instruction*>* returned,
+                              Tok* return_tok);
   // Parses `{ [^bb(args):] ops return }` into a new computation named
   // after `hint`. With `args` given (pretty forms), no block header is
   // read. With tuple_state, the arguments are elements of one tuple
   // parameter and values of enclosing scopes are captured into `captures`.
   // With `returned` given, the root is left for the caller to set and the
   // returned values are stored there.
-  absl::StatusOr<Computation *> ParseRegion(
-      Scope *parent, std::string_view hint, const std::vector<BlockArg> *args,
-      Captures *captures, std::vector<Instruction *> *returned = nullptr);
+  absl::StatusOr<Computation*> ParseRegion(
+      Scope* parent, std::string_view hint, const std::vector<BlockArg>* args,
+      Captures* captures, std::vector<Instruction*>* returned = nullptr);
   absl::StatusOr<std::vector<BlockArg>> ParseArgList();
-  absl::StatusOr<Instruction *> ParseValueUse(Scope *scope);
-  absl::StatusOr<Instruction *> LookupValue(Scope *scope, const Tok &tok);
-  absl::StatusOr<Instruction *> Resolve(Scope *scope, std::string_view name,
-                                        int64_t index, const Tok &tok);
-  Computation *FunctionRef(std::string_view name, const Tok &tok);
+  absl::StatusOr<Instruction*> ParseValueUse(Scope* scope);
+  absl::StatusOr<Instruction*> LookupValue(Scope* scope, const Tok& tok);
+  absl::StatusOr<Instruction*> Resolve(Scope* scope, std::string_view name,
+                                       int64_t index, const Tok& tok);
+  Computation* FunctionRef(std::string_view name, const Tok& tok);
   std::string RegionName(std::string_view hint);
 
   // --- Instructions (stablehlo_parser.cc).
-  Instruction *Emit(Computation *comp, Opcode opcode, std::string_view name,
-                    Shape shape, std::vector<Instruction *> operands,
-                    const Location &loc);
+  Instruction* Emit(Computation* comp, Opcode opcode, std::string_view name,
+                    Shape shape, std::vector<Instruction*> operands,
+                    const Location& loc);
   // The root of a computation returning `values`: the value itself, or a
   // tuple of them.
-  Instruction *MakeRoot(Computation *comp, const std::vector<Instruction *> &v,
-                        const Location &loc);
+  Instruction* MakeRoot(Computation* comp, const std::vector<Instruction*>& v,
+                        const Location& loc);
   // Results of an instruction producing `count` values: itself, or its
   // tuple elements (always with `tuple`).
-  std::vector<Instruction *> Results(Instruction *inst, size_t count,
-                                     bool tuple, const Location &loc);
+  absl::StatusOr<std::vector<Instruction*>> Results(Instruction* inst,
+                                                    size_t count, bool tuple,
+                                                    const Location& loc);
 
   // --- Types, literals, attributes (parse_types.cc).
   bool AtType() const;
@@ -182,15 +186,15 @@ class Parser {
   absl::StatusOr<PrimitiveType> ParseElementType();
   // `T`, `T, T` or `(T, T) -> (T)`: the operand and result types of a
   // pretty operation. A single type list is the result type(s).
-  absl::Status ParseOpTypes(std::vector<Shape> *operands,
-                            std::vector<Shape> *results);
-  absl::Status ParseOpTypesAfterColon(std::vector<Shape> *operands,
-                                      std::vector<Shape> *results);
+  absl::Status ParseOpTypes(std::vector<Shape>* operands,
+                            std::vector<Shape>* results);
+  absl::Status ParseOpTypesAfterColon(std::vector<Shape>* operands,
+                                      std::vector<Shape>* results);
   absl::StatusOr<std::vector<Shape>> ParseTypeList();
   // With tok_ at ',': whether a type follows it.
   bool LookingAtTypeAfterComma();
   absl::StatusOr<Attr> ParseAttrValue(int depth);
-  absl::Status ParseAttrDict(std::vector<NamedAttr> *attrs, TokKind close,
+  absl::Status ParseAttrDict(std::vector<NamedAttr>* attrs, TokKind close,
                              int depth);
   absl::StatusOr<Attr> ParseDense(int depth);
   absl::StatusOr<std::vector<int64_t>> ParseIntList();  // [1, 2]
@@ -198,22 +202,22 @@ class Parser {
   absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDims();
 
   // --- Operations (parse_ops.cc).
-  absl::Status ParseGenericOp(Scope *scope, OpState *op);
-  absl::Status ParsePrettyOp(Scope *scope, OpState *op);
-  absl::StatusOr<Instruction *> BuildOp(Scope *scope, OpState &op);
-  absl::StatusOr<Instruction *> BuildWhile(Scope *scope, OpState &op);
-  absl::Status ParsePrettyWhile(Scope *scope, OpState *op);
-  absl::Status ParsePrettyReduce(Scope *scope, OpState *op);
-  absl::Status ParsePrettyConvolution(Scope *scope, OpState *op);
-  absl::Status ParseChloOp(Scope *scope, OpState *op);
-  absl::Status ParseOperandList(Scope *scope, OpState *op);
+  absl::Status ParseGenericOp(Scope* scope, OpState* op);
+  absl::Status ParsePrettyOp(Scope* scope, OpState* op);
+  absl::StatusOr<Instruction*> BuildOp(Scope* scope, OpState& op);
+  absl::StatusOr<Instruction*> BuildWhile(Scope* scope, OpState& op);
+  absl::Status ParsePrettyWhile(Scope* scope, OpState* op);
+  absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
+  absl::Status ParsePrettyConvolution(Scope* scope, OpState* op);
+  absl::Status ParseChloOp(Scope* scope, OpState* op);
+  absl::Status ParseOperandList(Scope* scope, OpState* op);
   // `, key = value` pairs of pretty forms, stored under `key`.
-  absl::Status ParseKeywordAttrs(OpState *op);
+  absl::Status ParseKeywordAttrs(OpState* op);
   // A reducer computation applying one binary operation (`applies`).
-  absl::StatusOr<Computation *> MakeApplyRegion(const Tok &op_tok,
-                                                const std::vector<Shape> &args,
-                                                const Location &loc);
-  std::string InstName(const OpState &op, Opcode opcode) const;
+  absl::StatusOr<Computation*> MakeApplyRegion(const Tok& op_tok,
+                                               const std::vector<Shape>& args,
+                                               const Location& loc);
+  std::string InstName(const OpState& op, Opcode opcode) const;
 
   std::shared_ptr<SourceFile> source_;
   MlirLexer lexer_;
@@ -224,7 +228,7 @@ class Parser {
   int64_t region_counter_ = 0;
 
   struct Function {
-    Computation *comp = nullptr;
+    Computation* comp = nullptr;
     bool defined = false;
     bool is_public = false;
     Tok first_use;
@@ -232,7 +236,7 @@ class Parser {
   std::map<std::string, Function> functions_;
   std::vector<std::string> function_order_;
   std::vector<std::unique_ptr<Computation>> owned_;
-  std::unordered_map<const Computation *, std::unordered_set<std::string>>
+  std::unordered_map<const Computation*, std::unordered_set<std::string>>
       names_;
   std::string module_name_;
 };

@@ -31,14 +31,14 @@ TEST(StableHloCorpusTest, EveryFileParsesAndVerifies) {
   const std::filesystem::path dir = AOTC_STABLEHLO_TESTDATA_DIR;
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no " << dir;
   std::vector<std::filesystem::path> files;
-  for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() == ".mlir") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   int total = 0, loaded = 0, chlo_total = 0, chlo_loaded = 0;
   std::map<std::string, int> reasons;
   std::map<std::string, std::string> example;
-  for (const auto &path : files) {
+  for (const auto& path : files) {
     absl::StatusOr<std::string> text = ReadFile(path.string());
     ASSERT_TRUE(text.ok()) << path;
     const std::string name = path.filename().string();
@@ -61,7 +61,7 @@ TEST(StableHloCorpusTest, EveryFileParsesAndVerifies) {
       "%d with chlo; %d of %d in all\n",
       loaded, total, chlo_loaded, chlo_total, loaded + chlo_loaded,
       total + chlo_total);
-  for (const auto &[reason, count] : reasons) {
+  for (const auto& [reason, count] : reasons) {
     std::printf("%5d  %s\n", count, reason.c_str());
     std::printf("       e.g. %s\n", example[reason].substr(0, 300).c_str());
   }

@@ -17,7 +17,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::unique_ptr<Module> Load(const std::string &text) {
+std::unique_ptr<Module> Load(const std::string& text) {
   absl::StatusOr<std::unique_ptr<Module>> m =
       LoadModuleFromString(text, "test.mlir");
   EXPECT_TRUE(m.ok()) << m.status().message() << "\n" << text;
@@ -25,25 +25,25 @@ std::unique_ptr<Module> Load(const std::string &text) {
   return std::move(*m);
 }
 
-std::string LoadError(const std::string &text) {
+std::string LoadError(const std::string& text) {
   absl::StatusOr<std::unique_ptr<Module>> m =
       LoadModuleFromString(text, "bad.mlir");
   EXPECT_FALSE(m.ok());
   return m.ok() ? "" : std::string(m.status().message());
 }
 
-std::string Main(const std::string &args, const std::string &result,
-                 const std::string &body) {
+std::string Main(const std::string& args, const std::string& result,
+                 const std::string& body) {
   return "module @m {\n  func.func public @main(" + args + ") -> " + result +
          " {\n" + body + "\n    return %r : " + result + "\n  }\n}\n";
 }
 
 struct FormPair {
-  const char *name;
-  const char *args;
-  const char *result;
-  const char *pretty;
-  const char *generic;
+  const char* name;
+  const char* args;
+  const char* result;
+  const char* pretty;
+  const char* generic;
 };
 
 // Each pair is one operation written both ways, as MLIR prints them.
@@ -130,7 +130,7 @@ const FormPair kPairs[] = {
 };
 
 TEST(StableHloFormsTest, PrettyAndGenericFormsGiveTheSameIr) {
-  for (const FormPair &p : kPairs) {
+  for (const FormPair& p : kPairs) {
     SCOPED_TRACE(p.name);
     auto pretty = Load(Main(p.args, p.result, std::string("    ") + p.pretty));
     auto generic =
@@ -146,7 +146,7 @@ TEST(StableHloFormsTest, AttributesReachTheInstruction) {
   auto slice = Load(Main(kPairs[3].args, kPairs[3].result,
                          std::string("    ") + kPairs[3].pretty));
   ASSERT_NE(slice, nullptr);
-  const Instruction *s = slice->entry()->root();
+  const Instruction* s = slice->entry()->root();
   ASSERT_EQ(s->opcode(), Opcode::kSlice);
   EXPECT_EQ(s->attrs().slice[1], (SliceDim{1, 5, 2}));
   auto cmp = Load(Main(kPairs[1].args, kPairs[1].result,
@@ -164,7 +164,7 @@ TEST(StableHloFormsTest, AttributesReachTheInstruction) {
   auto conv = Load(Main(kPairs[12].args, kPairs[12].result,
                         std::string("    ") + kPairs[12].pretty));
   ASSERT_NE(conv, nullptr);
-  const InstructionAttributes &c = conv->entry()->root()->attrs();
+  const InstructionAttributes& c = conv->entry()->root()->attrs();
   ASSERT_EQ(c.window.size(), 1u);
   EXPECT_EQ(c.window[0].size, 2);  // the kernel's spatial size
   EXPECT_EQ(c.window[0].stride, 2);
@@ -178,7 +178,7 @@ TEST(StableHloFormsTest, BroadcastOfSizeOneDimensionsReshapesFirst) {
                      "    %r = stablehlo.broadcast_in_dim %a, dims = [0, 1] : "
                      "(tensor<1x3xf32>) -> tensor<2x3xf32>"));
   ASSERT_NE(m, nullptr);
-  const Instruction *b = m->entry()->root();
+  const Instruction* b = m->entry()->root();
   ASSERT_EQ(b->opcode(), Opcode::kBroadcast);
   EXPECT_EQ(b->attrs().dimensions, (std::vector<int64_t>{1}));
   EXPECT_EQ(b->operand(0)->opcode(), Opcode::kReshape);
@@ -202,12 +202,12 @@ TEST(StableHloRegionsTest, MultiOperandReduceWithPrettyReducer) {
       "    }\n"
       "    %r = stablehlo.add %0#0, %0#0 : tensor<f32>"));
   ASSERT_NE(m, nullptr);
-  const Instruction *gte = m->entry()->root()->operand(0);
+  const Instruction* gte = m->entry()->root()->operand(0);
   ASSERT_EQ(gte->opcode(), Opcode::kGetTupleElement);
-  const Instruction *reduce = gte->operand(0);
+  const Instruction* reduce = gte->operand(0);
   ASSERT_EQ(reduce->opcode(), Opcode::kReduce);
   EXPECT_EQ(reduce->operand_count(), 4);
-  const Computation *reducer = reduce->to_apply();
+  const Computation* reducer = reduce->to_apply();
   // Block arguments: every lhs, then every rhs: %p, %s, %q, %t.
   EXPECT_EQ(reducer->parameter(0)->name(), "p");
   EXPECT_EQ(reducer->parameter(1)->name(), "s");
@@ -245,14 +245,14 @@ TEST(StableHloRegionsTest, ScatterSortAndWindowRegions) {
       "      stablehlo.return %s : tensor<f32>\n"
       "    }) : (tensor<4xf32>, tensor<f32>) -> tensor<2xf32>"));
   ASSERT_NE(m, nullptr);
-  const Instruction *window = m->entry()->root();
+  const Instruction* window = m->entry()->root();
   ASSERT_EQ(window->opcode(), Opcode::kReduceWindow);
   EXPECT_EQ(window->attrs().window[0].stride, 2);
-  const Instruction *sort = window->operand(0);
+  const Instruction* sort = window->operand(0);
   ASSERT_EQ(sort->opcode(), Opcode::kSort);
   EXPECT_TRUE(sort->attrs().is_stable);
   EXPECT_EQ(sort->to_apply()->root()->opcode(), Opcode::kCompare);
-  const Instruction *scatter = sort->operand(0);
+  const Instruction* scatter = sort->operand(0);
   ASSERT_EQ(scatter->opcode(), Opcode::kScatter);
   EXPECT_TRUE(scatter->attrs().indices_are_sorted);
   EXPECT_EQ(scatter->attrs().scatter_dnums.index_vector_dim, 1);
@@ -286,9 +286,9 @@ constexpr char kWhileModule[] = R"(module @m {
 TEST(StableHloRegionsTest, WhileCarriesATupleAndCapturedValues) {
   auto m = Load(kWhileModule);
   ASSERT_NE(m, nullptr);
-  const Instruction *root = m->entry()->root();
+  const Instruction* root = m->entry()->root();
   ASSERT_EQ(root->opcode(), Opcode::kTuple);
-  const Instruction *w = root->operand(0)->operand(0);
+  const Instruction* w = root->operand(0)->operand(0);
   ASSERT_EQ(w->opcode(), Opcode::kWhile);
   // (counter, value, captured %step).
   EXPECT_EQ(w->shape().ToString(false), "(s32[], f32[], s32[])");
@@ -349,15 +349,15 @@ TEST(StableHloContractTest, FunctionsCallsAndChecks) {
   // Callees come before their callers.
   ASSERT_EQ(m->computations().size(), 3u);
   EXPECT_EQ(m->computations().back()->name(), "main");
-  const Computation *pair = m->FindComputation("pair");
+  const Computation* pair = m->FindComputation("pair");
   ASSERT_NE(pair, nullptr);
   EXPECT_EQ(pair->root()->opcode(), Opcode::kTuple);
   EXPECT_EQ(m->FindComputation("twice")->root()->opcode(), Opcode::kAdd);
 
-  const Computation &main = *m->entry();
+  const Computation& main = *m->entry();
   EXPECT_EQ(main.parameter(0)->name(), "x");
-  const Instruction *check = nullptr;
-  for (const auto &inst : main.instructions()) {
+  const Instruction* check = nullptr;
+  for (const auto& inst : main.instructions()) {
     if (inst->opcode() == Opcode::kCustomCall) check = inst.get();
   }
   ASSERT_NE(check, nullptr);
@@ -368,12 +368,25 @@ TEST(StableHloContractTest, FunctionsCallsAndChecks) {
   // operand 0 is the call of @twice, operand 1 element 0 of the @pair call.
   EXPECT_EQ(check->operand(0)->opcode(), Opcode::kCall);
   EXPECT_EQ(check->operand(0)->to_apply()->name(), "twice");
-  const Instruction *gte = check->operand(1);
+  const Instruction* gte = check->operand(1);
   ASSERT_EQ(gte->opcode(), Opcode::kGetTupleElement);
   EXPECT_EQ(gte->tuple_index(), 0);
   EXPECT_EQ(gte->operand(0)->opcode(), Opcode::kCall);
   EXPECT_EQ(gte->operand(0)->shape().ToString(false), "(f32[2], f32[2])");
   EXPECT_EQ(main.root()->opcode(), Opcode::kCall);
+}
+
+TEST(StableHloContractTest, GenericCallNamesItsCalleeInAnAttribute) {
+  auto m = Load(
+      "func.func private @id(%a: tensor<f32>) -> tensor<f32> {\n"
+      "  return %a : tensor<f32>\n}\n"
+      "func.func public @main(%a: tensor<f32>) -> tensor<f32> {\n"
+      "  %0 = \"func.call\"(%a) {callee = @id} : (tensor<f32>) -> "
+      "tensor<f32>\n"
+      "  \"func.return\"(%0) : (tensor<f32>) -> ()\n}\n");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->entry()->root()->opcode(), Opcode::kCall);
+  EXPECT_EQ(m->entry()->root()->to_apply()->name(), "id");
 }
 
 TEST(StableHloContractTest, EntryIsTheOnlyPublicFunctionWithoutMain) {

@@ -21,8 +21,8 @@
 namespace aotc {
 namespace shlo {
 
-const Attr *OpState::Find(std::string_view key) const {
-  for (const NamedAttr &a : attrs) {
+const Attr* OpState::Find(std::string_view key) const {
+  for (const NamedAttr& a : attrs) {
     if (a.name == key) return &a.value;
   }
   return nullptr;
@@ -33,11 +33,11 @@ Parser::Parser(std::string_view text, std::string_view filename)
           SourceFile{std::string(filename), std::string(text)})),
       lexer_(source_->text) {}
 
-Location Parser::LocationOf(const Tok &tok) const {
+Location Parser::LocationOf(const Tok& tok) const {
   return Location{source_, tok.line, tok.column};
 }
 
-absl::Status Parser::ErrorAt(const Tok &tok, std::string_view message) const {
+absl::Status Parser::ErrorAt(const Tok& tok, std::string_view message) const {
   return aotc::ErrorAt(LocationOf(tok), message);
 }
 
@@ -107,11 +107,11 @@ absl::Status Parser::SkipLocation() {
 
 // --- Instructions.
 
-Instruction *Parser::Emit(Computation *comp, Opcode opcode,
+Instruction* Parser::Emit(Computation* comp, Opcode opcode,
                           std::string_view name, Shape shape,
-                          std::vector<Instruction *> operands,
-                          const Location &loc) {
-  std::unordered_set<std::string> &used = names_[comp];
+                          std::vector<Instruction*> operands,
+                          const Location& loc) {
+  std::unordered_set<std::string>& used = names_[comp];
   std::string unique(name);
   for (int64_t n = 1; used.count(unique) > 0; ++n) {
     unique = absl::StrCat(Sv(name), ".", n);
@@ -122,22 +122,30 @@ Instruction *Parser::Emit(Computation *comp, Opcode opcode,
       opcode, std::move(unique), std::move(shape), std::move(operands), loc));
 }
 
-Instruction *Parser::MakeRoot(Computation *comp,
-                              const std::vector<Instruction *> &values,
-                              const Location &loc) {
+Instruction* Parser::MakeRoot(Computation* comp,
+                              const std::vector<Instruction*>& values,
+                              const Location& loc) {
   if (values.size() == 1) return values[0];
   std::vector<Shape> shapes;
-  for (Instruction *v : values) shapes.push_back(v->shape());
+  for (Instruction* v : values) shapes.push_back(v->shape());
   return Emit(comp, Opcode::kTuple, "tuple", Shape::Tuple(std::move(shapes)),
               values, loc);
 }
 
-std::vector<Instruction *> Parser::Results(Instruction *inst, size_t count,
-                                           bool tuple, const Location &loc) {
-  if (count == 1 && !tuple) return {inst};
-  std::vector<Instruction *> results;
+absl::StatusOr<std::vector<Instruction*>> Parser::Results(Instruction* inst,
+                                                          size_t count,
+                                                          bool tuple,
+                                                          const Location& loc) {
+  if (count == 1 && !tuple) return std::vector<Instruction*>{inst};
+  if (!inst->shape().IsTuple() ||
+      static_cast<size_t>(inst->shape().tuple_size()) < count) {
+    return aotc::ErrorAt(
+        loc, absl::StrCat("operation gives ", inst->shape().ToString(false),
+                          ", not ", count, " results"));
+  }
+  std::vector<Instruction*> results;
   for (size_t i = 0; i < count; ++i) {
-    Instruction *gte =
+    Instruction* gte =
         Emit(inst->parent(), Opcode::kGetTupleElement,
              absl::StrCat(inst->name(), ".", i),
              inst->shape().tuple_shapes(static_cast<int>(i)), {inst}, loc);
@@ -149,12 +157,12 @@ std::vector<Instruction *> Parser::Results(Instruction *inst, size_t count,
 
 // --- Values.
 
-absl::StatusOr<Instruction *> Parser::Resolve(Scope *scope,
-                                              std::string_view name,
-                                              int64_t index, const Tok &tok) {
+absl::StatusOr<Instruction*> Parser::Resolve(Scope* scope,
+                                             std::string_view name,
+                                             int64_t index, const Tok& tok) {
   auto it = scope->values.find(std::string(name));
   if (it != scope->values.end()) {
-    const std::vector<Instruction *> &results = it->second;
+    const std::vector<Instruction*>& results = it->second;
     if (index < 0) {
       if (results.size() == 1) return results[0];
       return ErrorAt(
@@ -179,15 +187,15 @@ absl::StatusOr<Instruction *> Parser::Resolve(Scope *scope,
                                      "' is defined outside this region; only "
                                      "while regions may use such values"));
   }
-  Captures &c = *scope->captures;
+  Captures& c = *scope->captures;
   auto key =
-      std::make_pair(static_cast<const Computation *>(scope->comp), outer);
+      std::make_pair(static_cast<const Computation*>(scope->comp), outer);
   auto found = c.inner.find(key);
   if (found != c.inner.end()) return found->second;
   size_t position = 0;
   while (position < c.outer.size() && c.outer[position] != outer) ++position;
   if (position == c.outer.size()) c.outer.push_back(outer);
-  Instruction *element = Emit(scope->comp, Opcode::kGetTupleElement, "capture",
+  Instruction* element = Emit(scope->comp, Opcode::kGetTupleElement, "capture",
                               outer->shape(), {scope->state}, LocationOf(tok));
   element->mutable_attrs().tuple_index =
       c.carried + static_cast<int64_t>(position);
@@ -195,8 +203,7 @@ absl::StatusOr<Instruction *> Parser::Resolve(Scope *scope,
   return element;
 }
 
-absl::StatusOr<Instruction *> Parser::LookupValue(Scope *scope,
-                                                  const Tok &tok) {
+absl::StatusOr<Instruction*> Parser::LookupValue(Scope* scope, const Tok& tok) {
   std::string_view text = tok.text.substr(1);
   int64_t index = -1;
   size_t hash = text.find('#');
@@ -211,15 +218,15 @@ absl::StatusOr<Instruction *> Parser::LookupValue(Scope *scope,
   return Resolve(scope, text, index, tok);
 }
 
-absl::StatusOr<Instruction *> Parser::ParseValueUse(Scope *scope) {
+absl::StatusOr<Instruction*> Parser::ParseValueUse(Scope* scope) {
   if (!tok_.Is(TokKind::kValue)) return Expected("a value like %0");
   const Tok tok = tok_;
   Advance();
   return LookupValue(scope, tok);
 }
 
-Computation *Parser::FunctionRef(std::string_view name, const Tok &tok) {
-  Function &f = functions_[std::string(name)];
+Computation* Parser::FunctionRef(std::string_view name, const Tok& tok) {
+  Function& f = functions_[std::string(name)];
   if (f.comp == nullptr) {
     owned_.push_back(
         std::make_unique<Computation>(std::string(name), LocationOf(tok)));
@@ -256,7 +263,7 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
       RETURN_IF_ERROR(ParseAttrDict(&ignored, TokKind::kRBrace, 0));
     }
     RETURN_IF_ERROR(SkipLocation());
-    for (const BlockArg &other : args) {
+    for (const BlockArg& other : args) {
       if (other.name == arg.name) {
         return ErrorAt(arg.tok, absl::StrCat("argument '%", arg.name,
                                              "' is defined twice"));
@@ -268,16 +275,16 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
   }
 }
 
-absl::StatusOr<Computation *> Parser::ParseRegion(
-    Scope *parent, std::string_view hint, const std::vector<BlockArg> *args,
-    Captures *captures, std::vector<Instruction *> *returned_out) {
+absl::StatusOr<Computation*> Parser::ParseRegion(
+    Scope* parent, std::string_view hint, const std::vector<BlockArg>* args,
+    Captures* captures, std::vector<Instruction*>* returned_out) {
   const Tok open = tok_;
   RETURN_IF_ERROR(Expect(TokKind::kLBrace, "'{' opening a region"));
   if (depth_ >= kMaxNesting) return ErrorAt(open, "regions nested too deeply");
   ++depth_;
   owned_.push_back(
       std::make_unique<Computation>(RegionName(hint), LocationOf(open)));
-  Computation *comp = owned_.back().get();
+  Computation* comp = owned_.back().get();
   Scope scope;
   scope.parent = parent;
   scope.comp = comp;
@@ -298,8 +305,8 @@ absl::StatusOr<Computation *> Parser::ParseRegion(
     scope.state->mutable_attrs().parameter_number = 0;
   }
   for (size_t i = 0; i < block_args.size(); ++i) {
-    const BlockArg &arg = block_args[i];
-    Instruction *inst;
+    const BlockArg& arg = block_args[i];
+    Instruction* inst;
     if (captures != nullptr) {
       inst = Emit(comp, Opcode::kGetTupleElement, arg.name, arg.shape,
                   {scope.state}, LocationOf(arg.tok));
@@ -311,7 +318,7 @@ absl::StatusOr<Computation *> Parser::ParseRegion(
     }
     scope.values[arg.name] = {inst};
   }
-  std::vector<Instruction *> returned;
+  std::vector<Instruction*> returned;
   Tok return_tok;
   RETURN_IF_ERROR(ParseBody(&scope, &returned, &return_tok));
   --depth_;
@@ -323,9 +330,9 @@ absl::StatusOr<Computation *> Parser::ParseRegion(
   return comp;
 }
 
-absl::Status Parser::ParseBody(Scope *scope,
-                               std::vector<Instruction *> *returned,
-                               Tok *return_tok) {
+absl::Status Parser::ParseBody(Scope* scope,
+                               std::vector<Instruction*>* returned,
+                               Tok* return_tok) {
   while (true) {
     if (tok_.Is(TokKind::kRBrace)) {
       return ErrorAt(tok_, "expected a return before '}'");
@@ -336,9 +343,9 @@ absl::Status Parser::ParseBody(Scope *scope,
   }
 }
 
-absl::Status Parser::ParseOperation(Scope *scope, bool *is_return,
-                                    std::vector<Instruction *> *returned,
-                                    Tok *return_tok) {
+absl::Status Parser::ParseOperation(Scope* scope, bool* is_return,
+                                    std::vector<Instruction*>* returned,
+                                    Tok* return_tok) {
   const Tok start = tok_;
   if (instruction_count_ >= kMaxInstructions) {
     return ErrorAt(start, absl::StrCat("more than ", kMaxInstructions,
@@ -381,6 +388,15 @@ absl::Status Parser::ParseOperation(Scope *scope, bool *is_return,
     op.name = std::string(tok_.text.substr(1, tok_.text.size() - 2));
     Advance();
     RETURN_IF_ERROR(ParseGenericOp(scope, &op));
+    if (op.name == "func.return" || op.name == "stablehlo.return") {
+      if (!names.empty()) {
+        return ErrorAt(start, "a return has no results to name");
+      }
+      *is_return = true;
+      *return_tok = op.name_tok;
+      *returned = op.operands;
+      return SkipLocation();
+    }
   } else if (tok_.Is(TokKind::kIdent)) {
     op.name = std::string(tok_.text);
     Advance();
@@ -421,16 +437,16 @@ absl::Status Parser::ParseOperation(Scope *scope, bool *is_return,
         start, absl::StrCat("'", op.name, "' has ", produced, " results, but ",
                             declared, " are named"));
   }
-  std::vector<Instruction *> results =
-      Results(inst, produced, op.tuple_result, op.loc);
+  ASSIGN_OR_RETURN(std::vector<Instruction*> results,
+                   Results(inst, produced, op.tuple_result, op.loc));
   size_t next = 0;
-  for (const ResultName &r : names) {
+  for (const ResultName& r : names) {
     std::string name(r.tok.text.substr(1));
     if (scope->values.count(name) > 0) {
       return ErrorAt(
           r.tok, absl::StrCat("value '", Sv(r.tok.text), "' is defined twice"));
     }
-    std::vector<Instruction *> &bound = scope->values[name];
+    std::vector<Instruction*>& bound = scope->values[name];
     bound.assign(results.begin() + next, results.begin() + next + r.count);
     next += static_cast<size_t>(r.count);
   }
@@ -454,8 +470,8 @@ absl::Status Parser::ParseFunction() {
     name = name.substr(1, name.size() - 2);
   }
   Advance();
-  Computation *comp = FunctionRef(name, name_tok);
-  Function &f = functions_[name];
+  Computation* comp = FunctionRef(name, name_tok);
+  Function& f = functions_[name];
   if (f.defined) {
     return ErrorAt(name_tok,
                    absl::StrCat("function '@", name, "' is defined twice"));
@@ -490,12 +506,12 @@ absl::Status Parser::ParseFunction() {
   Scope scope;
   scope.comp = comp;
   for (size_t i = 0; i < args.size(); ++i) {
-    Instruction *p = Emit(comp, Opcode::kParameter, args[i].name, args[i].shape,
+    Instruction* p = Emit(comp, Opcode::kParameter, args[i].name, args[i].shape,
                           {}, LocationOf(args[i].tok));
     p->mutable_attrs().parameter_number = static_cast<int64_t>(i);
     scope.values[args[i].name] = {p};
   }
-  std::vector<Instruction *> returned;
+  std::vector<Instruction*> returned;
   Tok return_tok = open;
   RETURN_IF_ERROR(ParseBody(&scope, &returned, &return_tok));
   if (returned.size() != results.size()) {
@@ -558,10 +574,10 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   }
   if (function_order_.empty()) return Expected("a function");
 
-  Computation *entry = nullptr;
-  std::vector<Computation *> public_functions;
-  for (const std::string &name : function_order_) {
-    const Function &f = functions_[name];
+  Computation* entry = nullptr;
+  std::vector<Computation*> public_functions;
+  for (const std::string& name : function_order_) {
+    const Function& f = functions_[name];
     if (!f.defined) {
       return ErrorAt(f.first_use,
                      absl::StrCat("function '@", name, "' is not defined"));
@@ -582,17 +598,17 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
   auto module = std::make_unique<Module>(module_name_.empty() ? entry->name()
                                                               : module_name_);
   module->set_source(source_);
-  std::unordered_map<const Computation *, std::unique_ptr<Computation> *> slot;
-  for (std::unique_ptr<Computation> &c : owned_) slot[c.get()] = &c;
-  std::unordered_set<const Computation *> visited;
-  for (std::unique_ptr<Computation> &root : owned_) {
+  std::unordered_map<const Computation*, std::unique_ptr<Computation>*> slot;
+  for (std::unique_ptr<Computation>& c : owned_) slot[c.get()] = &c;
+  std::unordered_set<const Computation*> visited;
+  for (std::unique_ptr<Computation>& root : owned_) {
     if (root == nullptr || visited.count(root.get()) > 0) continue;
-    std::vector<std::pair<Computation *, std::vector<Computation *>>> stack;
-    auto push = [&](Computation *c) {
+    std::vector<std::pair<Computation*, std::vector<Computation*>>> stack;
+    auto push = [&](Computation* c) {
       visited.insert(c);
-      std::vector<Computation *> callees;
-      for (const auto &inst : c->instructions()) {
-        for (Computation *callee : inst->called_computations()) {
+      std::vector<Computation*> callees;
+      for (const auto& inst : c->instructions()) {
+        for (Computation* callee : inst->called_computations()) {
           if (visited.count(callee) == 0) callees.push_back(callee);
         }
       }
@@ -600,14 +616,14 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModule() {
     };
     push(root.get());
     while (!stack.empty()) {
-      std::vector<Computation *> &callees = stack.back().second;
+      std::vector<Computation*>& callees = stack.back().second;
       if (!callees.empty()) {
-        Computation *next = callees.back();
+        Computation* next = callees.back();
         callees.pop_back();
         if (visited.count(next) == 0) push(next);
         continue;
       }
-      Computation *done = stack.back().first;
+      Computation* done = stack.back().first;
       stack.pop_back();
       module->AddComputation(std::move(*slot[done]));
     }

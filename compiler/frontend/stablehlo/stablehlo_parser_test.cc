@@ -20,7 +20,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // Parses and verifies `text`; fails the test on an error.
-std::unique_ptr<Module> Load(const std::string &text) {
+std::unique_ptr<Module> Load(const std::string& text) {
   absl::StatusOr<std::unique_ptr<Module>> m =
       LoadModuleFromString(text, "test.mlir");
   EXPECT_TRUE(m.ok()) << m.status().message();
@@ -28,21 +28,21 @@ std::unique_ptr<Module> Load(const std::string &text) {
   return std::move(*m);
 }
 
-std::string ParseError(const std::string &text) {
+std::string ParseError(const std::string& text) {
   absl::StatusOr<std::unique_ptr<Module>> m = ParseStableHlo(text, "bad.mlir");
   EXPECT_FALSE(m.ok());
   return m.ok() ? "" : std::string(m.status().message());
 }
 
 // A module whose @main returns the value of `body`'s last line `%r`.
-std::string Main(const std::string &args, const std::string &result,
-                 const std::string &body) {
+std::string Main(const std::string& args, const std::string& result,
+                 const std::string& body) {
   return "module @m {\n  func.func public @main(" + args + ") -> " + result +
          " {\n" + body + "\n    return %r : " + result + "\n  }\n}\n";
 }
 
-const Literal &ConstantOf(const Module &m) {
-  const Instruction *root = m.entry()->root();
+const Literal& ConstantOf(const Module& m) {
+  const Instruction* root = m.entry()->root();
   EXPECT_EQ(root->opcode(), Opcode::kConstant);
   return *root->attrs().literal;
 }
@@ -56,8 +56,8 @@ TEST(StableHloTypesTest, ElementTypesAndShapes) {
       "tensor<3xi64>, %g: tensor<f8E4M3FN>, %h: tensor<2xcomplex<f32>>, %i: "
       "tensor<i8>) -> tensor<2x3xf32> {\n  return %a : tensor<2x3xf32>\n}\n");
   ASSERT_NE(m, nullptr);
-  const Computation &main = *m->entry();
-  const char *expected[] = {"f32[2,3]",   "pred[]",    "u16[4]",
+  const Computation& main = *m->entry();
+  const char* expected[] = {"f32[2,3]",   "pred[]",    "u16[4]",
                             "c128[]",     "bf16[0,2]", "s64[3]",
                             "f8e4m3fn[]", "c64[2]",    "s8[]"};
   ASSERT_EQ(main.num_parameters(), 9);
@@ -170,6 +170,15 @@ TEST(StableHloLiteralTest, BadLiteralsAreLocated) {
                               "    %r = stablehlo.constant dense<\"0x0000\"> "
                               ": tensor<2xf32>")),
               HasSubstr("error: hex literal has 2 bytes, expected 8"));
+}
+
+TEST(StableHloLiteralTest, HugeSplatsAreRefused) {
+  // 2^30 f32 elements are 4 GiB from a dozen characters of input.
+  EXPECT_THAT(ParseError(Main("", "tensor<1073741824xf32>",
+                              "    %r = stablehlo.constant dense<1.0> : "
+                              "tensor<1073741824xf32>")),
+              HasSubstr("bad.mlir:3:29: error: splat literal of 4294967296 "
+                        "bytes is above the limit"));
 }
 
 }  // namespace
