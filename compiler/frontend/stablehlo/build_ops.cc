@@ -84,6 +84,7 @@ std::optional<Opcode> SimpleOpcode(std::string_view name) {
 // Operations with attributes or regions, handled by BuildOp's switch.
 constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "call",
+                                          "case",
                                           "compare",
                                           "concatenate",
                                           "constant",
@@ -93,6 +94,7 @@ constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "dynamic_slice",
                                           "gather",
                                           "get_tuple_element",
+                                          "if",
                                           "iota",
                                           "map",
                                           "pad",
@@ -701,8 +703,54 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
     RETURN_IF_ERROR(regions(2));
     return BuildWhile(scope, op);
   }
+  if (name == "if" || name == "case") {
+    if (name == "if") RETURN_IF_ERROR(regions(2));
+    if (op.regions.empty() || op.branch_captures.size() != op.regions.size()) {
+      return ErrorAt(op.name_tok, "case needs at least one region");
+    }
+    RETURN_IF_ERROR(operands(1));
+    return BuildConditional(scope, op);
+  }
   return ErrorAt(op.name_tok, absl::StrCat("unsupported StableHLO operation '",
                                            op.name, "'"));
+}
+
+absl::StatusOr<Instruction*> Parser::BuildConditional(Scope* scope,
+                                                      OpState& op) {
+  // HLO's conditional passes each branch one operand: here the tuple of
+  // the values that branch uses from the enclosing function. Each branch
+  // returns a tuple of its results.
+  Computation* comp = scope->comp;
+  const Location& loc = op.loc;
+  std::vector<Instruction*> operands = {op.operands[0]};
+  for (size_t b = 0; b < op.regions.size(); ++b) {
+    Computation* branch = op.regions[b];
+    const Captures& captures = *op.branch_captures[b];
+    const std::vector<Instruction*>& returned = op.region_returns[b];
+    if (returned.size() != op.result_types.size()) {
+      return ErrorAt(op.region_toks[b],
+                     absl::StrCat("branch ", b, " returns ", returned.size(),
+                                  " values, the operation has ",
+                                  op.result_types.size(), " results"));
+    }
+    std::vector<Shape> shapes;
+    for (Instruction* v : captures.outer) shapes.push_back(v->shape());
+    Shape state = Shape::Tuple(shapes);
+    branch->parameter(0)->mutable_shape() = state;
+    std::vector<Shape> result_shapes;
+    for (Instruction* v : returned) result_shapes.push_back(v->shape());
+    branch->set_root(Emit(branch, Opcode::kTuple, "tuple",
+                          Shape::Tuple(result_shapes), returned, loc));
+    operands.push_back(Emit(comp, Opcode::kTuple,
+                            absl::StrCat("branch", b, ".operand"), state,
+                            captures.outer, loc));
+  }
+  op.tuple_result = true;
+  Instruction* c =
+      Emit(comp, Opcode::kConditional, InstName(op, Opcode::kConditional),
+           Shape::Tuple(op.result_types), operands, loc);
+  c->set_called_computations(op.regions);
+  return c;
 }
 
 absl::StatusOr<Instruction*> Parser::BuildWhile(Scope* scope, OpState& op) {

@@ -178,14 +178,20 @@ absl::Status Parser::ParseGenericOp(Scope* scope, OpState* op) {
       op->captures = std::make_unique<Captures>();
       op->captures->carried = static_cast<int64_t>(op->operands.size());
     }
+    const bool is_branch =
+        op->name == "stablehlo.if" || op->name == "stablehlo.case";
     const std::string hint = op->name.substr(op->name.find('.') + 1);
     while (true) {
       op->region_toks.push_back(tok_);
       std::vector<Instruction*> returned;
+      Captures* captures = is_while ? op->captures.get() : nullptr;
+      if (is_branch) {
+        op->branch_captures.push_back(std::make_unique<Captures>());
+        captures = op->branch_captures.back().get();
+      }
       ASSIGN_OR_RETURN(Computation * region,
-                       ParseRegion(scope, hint, nullptr,
-                                   is_while ? op->captures.get() : nullptr,
-                                   is_while ? &returned : nullptr));
+                       ParseRegion(scope, hint, nullptr, captures,
+                                   captures != nullptr ? &returned : nullptr));
       op->regions.push_back(region);
       op->region_returns.push_back(std::move(returned));
       if (!Consume(TokKind::kComma)) break;

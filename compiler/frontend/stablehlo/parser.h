@@ -103,6 +103,8 @@ struct OpState {
   std::string result_name;  // the first result's name without '%'
   // while: the values its regions capture and what each region returns.
   std::unique_ptr<Captures> captures;
+  // if / case: the values each branch captures.
+  std::vector<std::unique_ptr<Captures>> branch_captures;
   std::vector<std::vector<Instruction*>> region_returns;
   std::vector<Tok> region_toks;
   // The built instruction is a tuple even for one result (while).
@@ -207,6 +209,7 @@ class Parser {
   absl::StatusOr<Instruction*> BuildOp(Scope* scope, OpState& op);
   absl::StatusOr<Instruction*> BuildWhile(Scope* scope, OpState& op);
   absl::Status ParsePrettyWhile(Scope* scope, OpState* op);
+  absl::StatusOr<Instruction*> BuildConditional(Scope* scope, OpState& op);
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
   absl::Status ParsePrettyConvolution(Scope* scope, OpState* op);
   absl::Status ParseChloOp(Scope* scope, OpState* op);

@@ -305,6 +305,62 @@ TEST(StableHloRegionsTest, WhileCarriesATupleAndCapturedValues) {
   EXPECT_EQ(result->tuple_elements()[1].Get<float>(0), 24.0f);
 }
 
+// if and case branches use %x from the enclosing function.
+constexpr char kConditionalModule[] = R"(module @m {
+  func.func public @main(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+    %0 = "stablehlo.if"(%p) ({
+      %one = stablehlo.constant dense<1.0> : tensor<f32>
+      %1 = stablehlo.add %x, %one : tensor<f32>
+      stablehlo.return %1 : tensor<f32>
+    }, {
+      %1 = stablehlo.multiply %x, %x : tensor<f32>
+      "stablehlo.return"(%1) : (tensor<f32>) -> ()
+    }) : (tensor<i1>) -> tensor<f32>
+    %2 = "stablehlo.case"(%i) ({
+      stablehlo.return %x : tensor<f32>
+    }, {
+      %3 = stablehlo.negate %x : tensor<f32>
+      stablehlo.return %3 : tensor<f32>
+    }, {
+      %c = stablehlo.constant dense<7.0> : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+    }) : (tensor<i32>) -> tensor<f32>
+    return %0, %2 : tensor<f32>, tensor<f32>
+  }
+}
+)";
+
+TEST(StableHloRegionsTest, IfAndCaseBecomeConditionals) {
+  auto m = Load(kConditionalModule);
+  ASSERT_NE(m, nullptr);
+  const Instruction* if_op = m->entry()->root()->operand(0)->operand(0);
+  ASSERT_EQ(if_op->opcode(), Opcode::kConditional);
+  EXPECT_EQ(if_op->called_computations().size(), 2u);
+  // Each branch takes the tuple of the values it uses: (x) or ().
+  EXPECT_EQ(if_op->operand(1)->shape().ToString(false), "(f32[])");
+  const Instruction* case_op = m->entry()->root()->operand(1)->operand(0);
+  ASSERT_EQ(case_op->opcode(), Opcode::kConditional);
+  EXPECT_EQ(case_op->operand_count(), 4);
+  EXPECT_EQ(case_op->operand(3)->shape().ToString(false), "()");
+
+  auto run = [&](bool p, int32_t i, float x) {
+    Literal lp(Shape::Scalar(PrimitiveType::kPred));
+    lp.mutable_raw()[0] = p ? 1 : 0;
+    Literal li(Shape::Scalar(PrimitiveType::kS32));
+    li.Set<int32_t>(0, i);
+    Literal lx(Shape::Scalar(PrimitiveType::kF32));
+    lx.Set<float>(0, x);
+    absl::StatusOr<Literal> r = EvaluateModule(*m, {lp, li, lx});
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return std::make_pair(r->tuple_elements()[0].Get<float>(0),
+                          r->tuple_elements()[1].Get<float>(0));
+  };
+  // true: 3 + 1; case 1: -3.  false: 3 * 3; case 2: 7.
+  EXPECT_EQ(run(true, 1, 3.0f), std::make_pair(4.0f, -3.0f));
+  EXPECT_EQ(run(false, 2, 3.0f), std::make_pair(9.0f, 7.0f));
+  EXPECT_EQ(run(false, 0, 3.0f), std::make_pair(9.0f, 3.0f));
+}
+
 TEST(StableHloRegionsTest, OtherRegionsMayNotCaptureValues) {
   const std::string error =
       LoadError(Main("%a: tensor<3xf32>, %z: tensor<f32>", "tensor<f32>",
