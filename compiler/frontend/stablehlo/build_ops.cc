@@ -97,6 +97,7 @@ constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "if",
                                           "iota",
                                           "map",
+                                          "optimization_barrier",
                                           "pad",
                                           "reduce",
                                           "reduce_precision",
@@ -505,6 +506,15 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
     return r;
   }
   if (name == "tuple") return emit(Opcode::kTuple, shape, op.operands);
+  if (name == "optimization_barrier") {
+    // HLO's barrier takes and returns one tuple of the values.
+    std::vector<Shape> shapes;
+    for (Instruction* v : op.operands) shapes.push_back(v->shape());
+    Instruction* values = Emit(comp, Opcode::kTuple, "barrier.operands",
+                               Shape::Tuple(shapes), op.operands, loc);
+    op.tuple_result = true;
+    return emit(Opcode::kOptimizationBarrier, Shape::Tuple(shapes), {values});
+  }
   if (name == "get_tuple_element") {
     RETURN_IF_ERROR(operands(1));
     int64_t index = 0;

@@ -539,7 +539,14 @@ absl::Status Parser::ParsePrettyOp(Scope* scope, OpState* op) {
     RETURN_IF_ERROR(ParseAttrDict(&op->attrs, TokKind::kRBrace, 0));
   }
   std::vector<Shape> operand_types;
-  return ParseOpTypes(&operand_types, &op->result_types);
+  RETURN_IF_ERROR(ParseOpTypes(&operand_types, &op->result_types));
+  // optimization_barrier %a, %b : T, U has one result per operand.
+  if (name == "stablehlo.optimization_barrier" &&
+      operand_types.size() == op->operands.size() &&
+      op->result_types.size() == 1) {
+    op->result_types = operand_types;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace aotc::shlo

@@ -456,6 +456,31 @@ TEST(StableHloContractTest, EntryIsTheOnlyPublicFunctionWithoutMain) {
   EXPECT_EQ(m->entry()->root()->operand_count(), 0);
 }
 
+TEST(StableHloContractTest, DebugLocationsAreSkipped) {
+  // What jax.jit(f).lower(x).as_text(debug_info=True) adds.
+  auto m = Load(R"(#loc1 = loc("x")
+module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<2xf32> loc("x")) -> (tensor<2xf32> {jax.result_info = ""}) {
+    %0:2 = stablehlo.optimization_barrier %arg0, %arg0 : tensor<2xf32>, tensor<2xf32> loc(#loc3)
+    %1 = stablehlo.sine %0#1 : tensor<2xf32> loc(#loc3)
+    return %1 : tensor<2xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("/tmp/x.py":3:9 to :20)
+#loc3 = loc("jit(f)/sin"(#loc2))
+)");
+  ASSERT_NE(m, nullptr);
+  const Instruction* sine = m->entry()->root();
+  ASSERT_EQ(sine->opcode(), Opcode::kSin);
+  EXPECT_EQ(sine->location().line, 5);
+  EXPECT_EQ(sine->location().column, 5);
+  const Instruction* gte = sine->operand(0);
+  ASSERT_EQ(gte->opcode(), Opcode::kGetTupleElement);
+  EXPECT_EQ(gte->tuple_index(), 1);
+  EXPECT_EQ(gte->operand(0)->opcode(), Opcode::kOptimizationBarrier);
+}
+
 // --- Errors.
 
 TEST(StableHloErrorsTest, LocatedWithTheSourceLineAndACaret) {
