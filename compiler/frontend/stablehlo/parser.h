@@ -1,7 +1,8 @@
 // The StableHLO parser's internal class, shared by the files that implement
 // its parts: stablehlo_parser.cc (module, functions, regions, values),
-// parse_types.cc (types, literals, attribute values) and parse_ops.cc (one
-// builder per operation, pretty and generic forms).
+// parse_types.cc (types, attribute values), parse_literal.cc (dense
+// literals), parse_ops.cc (pretty and generic forms), build_ops.cc (one
+// builder per operation) and build_regions.cc (while, if, case).
 //
 // Recursive descent over MlirLexer with one token of lookahead (`tok_`).
 // Every recursion that input controls is bounded: regions and attribute
@@ -243,6 +244,11 @@ class Parser {
       names_;
   std::string module_name_;
 };
+
+// The magnitude and sign of an integer token's text (decimal or 0x hex);
+// false when it is not an integer or does not fit 64 bits.
+bool IntegerOf(std::string_view text, bool* negative, uint64_t* magnitude,
+               bool* is_hex);
 
 // Whether `name` ("stablehlo.add") is an operation the builders know.
 bool IsKnownStableHloOp(std::string_view name);
