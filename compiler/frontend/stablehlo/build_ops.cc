@@ -90,6 +90,7 @@ constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "constant",
                                           "convolution",
                                           "custom_call",
+                                          "dot",
                                           "dot_general",
                                           "dynamic_slice",
                                           "gather",
@@ -577,6 +578,20 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
     if (v.size() == 1) *out = v[0];
     return absl::OkStatus();
   };
+  if (name == "dot") {
+    // The older dot: a vector or matrix product over lhs's last and rhs's
+    // first dimension.
+    RETURN_IF_ERROR(operands(2));
+    const Shape& lhs = op.operands[0]->shape();
+    if (!lhs.IsArray() || lhs.rank() < 1 || lhs.rank() > 2) {
+      return ErrorAt(op.name_tok, "dot needs rank-1 or rank-2 operands");
+    }
+    Instruction* dot = emit(Opcode::kDot, shape, op.operands);
+    dot->mutable_attrs().dot_dnums.lhs_contracting = {lhs.rank() - 1};
+    dot->mutable_attrs().dot_dnums.rhs_contracting = {0};
+    RETURN_IF_ERROR(precision(&dot->mutable_attrs()));
+    return dot;
+  }
   if (name == "dot_general") {
     RETURN_IF_ERROR(operands(2));
     ASSIGN_OR_RETURN(const Attr* d, dnums("dot_dimension_numbers"));

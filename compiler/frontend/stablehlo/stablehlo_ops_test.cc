@@ -172,6 +172,20 @@ TEST(StableHloFormsTest, AttributesReachTheInstruction) {
   EXPECT_EQ(c.conv_dnums.kernel_output_feature, 2);
 }
 
+TEST(StableHloFormsTest, DotIsADotGeneralOverTheInnerDimensions) {
+  auto dot =
+      Load(Main("%a: tensor<2x3xf32>, %b: tensor<3x4xf32>", "tensor<2x4xf32>",
+                "    %r = stablehlo.dot %a, %b, precision = [DEFAULT, "
+                "HIGHEST] : (tensor<2x3xf32>, tensor<3x4xf32>) -> "
+                "tensor<2x4xf32>"));
+  auto general = Load(Main(kPairs[8].args, kPairs[8].result,
+                           std::string("    ") + kPairs[8].pretty));
+  ASSERT_NE(dot, nullptr);
+  ASSERT_NE(general, nullptr);
+  EXPECT_EQ(PrintComputation(*dot->entry()),
+            PrintComputation(*general->entry()));
+}
+
 TEST(StableHloFormsTest, BroadcastOfSizeOneDimensionsReshapesFirst) {
   // HLO broadcast cannot stretch a size-1 dimension; StableHLO can.
   auto m = Load(Main("%a: tensor<1x3xf32>", "tensor<2x3xf32>",
