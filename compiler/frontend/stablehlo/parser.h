@@ -1,8 +1,9 @@
 // The StableHLO parser's internal class, shared by the files that implement
 // its parts: stablehlo_parser.cc (module, functions, regions, values),
 // parse_types.cc (types, attribute values), parse_literal.cc (dense
-// literals), parse_ops.cc (pretty and generic forms), build_ops.cc (one
-// builder per operation) and build_regions.cc (while, if, case).
+// literals), parse_ops.cc (pretty and generic forms), build_ops.cc and
+// build_compound_ops.cc (one builder per operation) and build_regions.cc
+// (while, if, case).
 //
 // Recursive descent over MlirLexer with one token of lookahead (`tok_`).
 // Every recursion that input controls is bounded: regions and attribute
@@ -209,6 +210,11 @@ class Parser {
   absl::Status ParsePrettyOp(Scope* scope, OpState* op);
   absl::StatusOr<Instruction*> BuildOp(Scope* scope, OpState& op);
   absl::StatusOr<Instruction*> BuildWhile(Scope* scope, OpState& op);
+  // dot, gather, scatter, reduce, map, sort, windows, convolution
+  // (build_compound_ops.cc); nullptr for other names.
+  absl::StatusOr<Instruction*> BuildCompoundOp(Scope* scope, OpState& op,
+                                               std::string_view name,
+                                               const Shape& shape);
   absl::Status ParsePrettyWhile(Scope* scope, OpState* op);
   absl::StatusOr<Instruction*> BuildConditional(Scope* scope, OpState& op);
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
