@@ -9,7 +9,8 @@
 #   tools/fuzz.sh long TARGET [SECONDS]  then run one target (default 3600 s)
 #                                        with 2 jobs on 2 workers
 #
-# TARGET is fuzz_hlo_text, fuzz_hlo_proto, fuzz_npy or fuzz_optimize. Environment:
+# TARGET is fuzz_hlo_text, fuzz_hlo_proto, fuzz_npy, fuzz_optimize or
+# fuzz_stablehlo. Environment:
 # AOTC_ASAN_BUILD_DIR (default build-asan/ in the checkout), AOTC_FUZZ_SECONDS
 # (smoke length, kept in the build tree's cache), AOTC_FUZZ_JOBS (long, 2).
 # New inputs accumulate in BUILD/fuzz-corpus/TARGET; crashes, hangs (10 s per

@@ -1,18 +1,23 @@
 // Reading a model file, telling HLO text from a binary HloModuleProto by its
 // bytes, and handing it to the right front end and then to the verifier.
 //
-// Text: every byte is printable (or whitespace, or part of a UTF-8
-// sequence) and the first token after whitespace and comments is
-// `HloModule`, `ENTRY`, or a computation name followed by its signature or
-// body. Proto: the top level is well-formed protobuf wire format holding
-// computations, directly or inside an HloProto (wire_scan.h). The check only
-// walks tags and lengths; the importer does the full parse.
+// StableHLO: text whose first token is `module`, `func.func` or a `#loc`
+// alias (stablehlo_parser.h); checked first, since `module {` would also
+// pass for an HLO computation named "module". Text: every byte is printable
+// (or whitespace, or part of a UTF-8 sequence) and the first token after
+// whitespace and comments is `HloModule`, `ENTRY`, or a computation name
+// followed by its signature or body. Text that is neither but mentions
+// `stablehlo.` or `func.func` goes to the StableHLO parser, whose located
+// error says what is wrong. Proto: the top level is well-formed protobuf wire
+// format holding computations, directly or inside an HloProto (wire_scan.h).
+// The check only walks tags and lengths; the importer does the full parse.
 #include "compiler/frontend/load_module.h"
 
 #include <cctype>
 
 #include "compiler/frontend/proto/proto_importer.h"
 #include "compiler/frontend/proto/wire_scan.h"
+#include "compiler/frontend/stablehlo/stablehlo_parser.h"
 #include "compiler/frontend/text/hlo_parser.h"
 #include "compiler/ir/verifier.h"
 #include "compiler/support/file_io.h"
@@ -87,20 +92,28 @@ absl::StatusOr<InputKind> DetectInputKind(std::string_view contents,
       AllTextBytes(contents)) {
     return ErrorAt(FileLocation(filename), "input is empty");
   }
+  const bool text = AllTextBytes(contents);
+  if (text && LooksLikeStableHlo(contents)) return InputKind::kStableHlo;
   if (LooksLikeHloText(contents)) return InputKind::kHloText;
   if (ClassifyHloProtoBytes(contents) != ProtoKind::kNone) {
     return InputKind::kHloProto;
   }
+  if (text && (contents.find("stablehlo.") != std::string_view::npos ||
+               contents.find("func.func") != std::string_view::npos)) {
+    return InputKind::kStableHlo;
+  }
   return ErrorAt(FileLocation(filename),
-                 "input is neither HLO text nor an HloModuleProto");
+                 "input is not HLO text, StableHLO text or an "
+                 "HloModuleProto");
 }
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModuleFromString(
     std::string_view contents, std::string_view filename) {
   ASSIGN_OR_RETURN(InputKind kind, DetectInputKind(contents, filename));
   absl::StatusOr<std::unique_ptr<Module>> module =
-      kind == InputKind::kHloText ? ParseHloText(contents, filename)
-                                  : ImportHloProto(contents, filename);
+      kind == InputKind::kHloText     ? ParseHloText(contents, filename)
+      : kind == InputKind::kStableHlo ? ParseStableHlo(contents, filename)
+                                      : ImportHloProto(contents, filename);
   if (!module.ok()) return module.status();
   RETURN_IF_ERROR(VerifyModule(**module));
   return module;

@@ -12,10 +12,11 @@
 
 namespace aotc {
 
-enum class InputKind { kHloText, kHloProto };
+enum class InputKind { kHloText, kHloProto, kStableHlo };
 
-// Decides from the bytes whether they are HLO text or a binary
-// HloModuleProto; an error naming `filename` when they are neither.
+// Decides from the bytes whether they are HLO text, StableHLO (MLIR) text
+// or a binary HloModuleProto; an error naming `filename` when they are none
+// of these.
 absl::StatusOr<InputKind> DetectInputKind(std::string_view contents,
                                           std::string_view filename);
 

@@ -75,14 +75,14 @@ TEST(DetectInputKindTest, BinaryHloProtoWrapper) {
 
 TEST(DetectInputKindTest, Garbage) {
   EXPECT_EQ(DetectError(std::string("\x01\x02\xff\xfe garbage", 12)),
-            "in: error: input is neither HLO text nor an HloModuleProto");
+            "in: error: input is not HLO text, StableHLO text or an HloModuleProto");
   // Printable, but neither HLO nor a proto with computations.
   EXPECT_EQ(DetectError("hello world"),
-            "in: error: input is neither HLO text nor an HloModuleProto");
+            "in: error: input is not HLO text, StableHLO text or an HloModuleProto");
   // A proto cut in the middle of a field.
   const std::string bytes = ProtoBytes();
   EXPECT_EQ(DetectError(bytes.substr(0, bytes.size() - 3)),
-            "in: error: input is neither HLO text nor an HloModuleProto");
+            "in: error: input is not HLO text, StableHLO text or an HloModuleProto");
 }
 
 TEST(DetectInputKindTest, Empty) {
@@ -134,7 +134,7 @@ TEST_F(LoadModuleFileTest, GarbageFile) {
   absl::StatusOr<std::unique_ptr<Module>> m = LoadModuleFromFile(path);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().message(),
-            path + ": error: input is neither HLO text nor an HloModuleProto");
+            path + ": error: input is not HLO text, StableHLO text or an HloModuleProto");
 }
 
 // The kind comes from the contents: a proto named .hlo and text named .pb

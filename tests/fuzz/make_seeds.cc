@@ -2,7 +2,8 @@
 //
 //   aotc_fuzz_seeds OUT_DIR HLO_FILE...
 //
-// OUT_DIR/hlo_text: the HLO text files themselves; OUT_DIR/hlo_proto: each
+// OUT_DIR/hlo_text: the HLO text files themselves; OUT_DIR/stablehlo: the
+// StableHLO (.mlir) files among the inputs; OUT_DIR/hlo_proto: each
 // file that parses, exported to a binary HloModuleProto by the test exporter;
 // OUT_DIR/npy: .npy files of every element type the reader knows, written by
 // WriteNpy, plus the variants only other writers produce (big-endian data,
@@ -40,6 +41,10 @@ absl::Status WriteModuleSeeds(const std::filesystem::path& out,
     ASSIGN_OR_RETURN(std::string text, ReadFile(file));
     if (text.size() > kMaxSeedBytes) continue;
     const std::string stem = std::filesystem::path(file).stem().string();
+    if (std::filesystem::path(file).extension() == ".mlir") {
+      RETURN_IF_ERROR(WriteSeed(out / "stablehlo", stem + ".mlir", text));
+      continue;
+    }
     RETURN_IF_ERROR(WriteSeed(out / "hlo_text", stem + ".hlo", text));
     ++*texts;
     absl::StatusOr<std::unique_ptr<Module>> module = ParseHloText(text, file);
@@ -130,7 +135,7 @@ absl::Status WriteNpySeeds(const std::filesystem::path& dir, int* count) {
 
 absl::Status Run(const std::filesystem::path& out,
                  const std::vector<std::string>& files) {
-  for (const char* sub : {"hlo_text", "hlo_proto", "npy"}) {
+  for (const char* sub : {"hlo_text", "hlo_proto", "npy", "stablehlo"}) {
     RETURN_IF_ERROR(EnsureDirectory((out / sub).string()));
   }
   int texts = 0, protos = 0, npys = 0;
@@ -146,7 +151,7 @@ absl::Status Run(const std::filesystem::path& out,
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: aotc_fuzz_seeds OUT_DIR HLO_FILE...\n");
+    std::fprintf(stderr, "usage: aotc_fuzz_seeds OUT_DIR HLO_OR_MLIR_FILE...\n");
     return 2;
   }
   absl::Status status =
