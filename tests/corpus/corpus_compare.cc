@@ -89,18 +89,22 @@ absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> CompileAndLoad(
 }
 
 // An empty string when every result is within the default tolerance of
-// `expected`, else what differs.
+// `expected` plus `scale` times the oracle's summation bounds, else what
+// differs.
 std::string Differences(const std::vector<Literal>& got,
                         const std::vector<const Literal*>& expected,
+                        const std::vector<Literal>& bounds, double scale,
                         const std::string& what) {
   if (got.size() != expected.size()) {
     return absl::StrCat(what, ": ", got.size(), " results, expected ",
                         expected.size());
   }
   for (size_t k = 0; k < got.size(); ++k) {
-    const Comparison c =
-        CompareLiterals(got[k], *expected[k],
-                        DefaultTolerance(expected[k]->shape().element_type()));
+    Literal bound = bounds[k];
+    for (double& b : bound.mutable_data<double>()) b *= scale;
+    const Comparison c = CompareLiterals(
+        got[k], *expected[k],
+        DefaultTolerance(expected[k]->shape().element_type()), &bound);
     if (!c.ok()) {
       return absl::StrCat(what, " result ", k, ": ", c.mismatches, " of ",
                           c.elements, " elements differ; first ",
@@ -149,7 +153,7 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
   }
   EvaluateOptions eval_options;
   eval_options.max_work = options.work_budget;
-  auto expected = EvaluateModule(**module, *args, eval_options);
+  auto expected = EvaluateOracle(**module, *args, eval_options);
   if (!expected.ok()) {
     const std::string message = FirstLine(expected.status().message());
     if (message.find("evaluation stopped after") != std::string::npos) {
@@ -159,8 +163,10 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
   }
   auto results = (*loaded)->Run(*args);
   if (!results.ok()) return {Kind::kFailed, FirstLine(results.status().message())};
-  const std::vector<const Literal*> leaves = expected->Leaves();
-  if (std::string d = Differences(*results, leaves, "fused"); !d.empty()) {
+  const std::vector<const Literal*> leaves = expected->value.Leaves();
+  if (std::string d =
+          Differences(*results, leaves, expected->bounds, 1, "fused");
+      !d.empty()) {
     return {Kind::kFailed, d};
   }
   if (options.compare_unfused &&
@@ -178,7 +184,9 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
     }
     std::vector<const Literal*> fused;
     for (const Literal& r : *results) fused.push_back(&r);
-    if (std::string d = Differences(*unfused_results, fused, "unfused vs fused");
+    // Each within its bound of the oracle: within twice of each other.
+    if (std::string d = Differences(*unfused_results, fused, expected->bounds,
+                                    2, "unfused vs fused");
         !d.empty()) {
       return {Kind::kFailed, d};
     }
