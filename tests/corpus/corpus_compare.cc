@@ -53,10 +53,18 @@ void MakePositive(Literal* literal) {
     return;
   }
   const PrimitiveType type = literal->shape().element_type();
-  if (!IsFloat(type) || !IsComputableType(type)) return;
+  if (!IsComputableType(type) || type == PrimitiveType::kPred) return;
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
-    if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
+      // Random integers are small ([-8, 8), [0, 16)): no overflow.
+      for (C& v : literal->mutable_data<C>()) {
+        if constexpr (std::is_signed_v<C>) {
+          if (v < 0) v = static_cast<C>(-v);
+        }
+        v = static_cast<C>(v + 1);
+      }
+    } else if constexpr (std::is_floating_point_v<C>) {
       for (C& v : literal->mutable_data<C>()) v = std::fabs(v) + C(0.5);
     } else if constexpr (std::is_same_v<C, Half> ||
                          std::is_same_v<C, BFloat16>) {
@@ -91,10 +99,12 @@ absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> CompileAndLoad(
 // An empty string when every result is within the default tolerance of
 // `expected` plus `scale` times the oracle's summation bounds, else what
 // differs.
+// Adds the finite and both-NaN counts to `outcome` when given.
 std::string Differences(const std::vector<Literal>& got,
                         const std::vector<const Literal*>& expected,
                         const std::vector<Literal>& bounds, double scale,
-                        const std::string& what) {
+                        const std::string& what,
+                        CorpusOutcome* outcome = nullptr) {
   if (got.size() != expected.size()) {
     return absl::StrCat(what, ": ", got.size(), " results, expected ",
                         expected.size());
@@ -105,6 +115,10 @@ std::string Differences(const std::vector<Literal>& got,
     const Comparison c = CompareLiterals(
         got[k], *expected[k],
         DefaultTolerance(expected[k]->shape().element_type()), &bound);
+    if (outcome != nullptr) {
+      outcome->finite += c.finite;
+      outcome->both_nan += c.both_nan;
+    }
     if (!c.ok()) {
       return absl::StrCat(what, " result ", k, ": ", c.mismatches, " of ",
                           c.elements, " elements differ; first ",
@@ -164,8 +178,9 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
   auto results = (*loaded)->Run(*args);
   if (!results.ok()) return {Kind::kFailed, FirstLine(results.status().message())};
   const std::vector<const Literal*> leaves = expected->value.Leaves();
-  if (std::string d =
-          Differences(*results, leaves, expected->bounds, 1, "fused");
+  CorpusOutcome matched{Kind::kMatched, ""};
+  if (std::string d = Differences(*results, leaves, expected->bounds, 1,
+                                  "fused", &matched);
       !d.empty()) {
     return {Kind::kFailed, d};
   }
@@ -191,7 +206,7 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
       return {Kind::kFailed, d};
     }
   }
-  return {Kind::kMatched, ""};
+  return matched;
 }
 
 CorpusSubset CompareCorpusSubset(
