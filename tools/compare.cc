@@ -3,8 +3,8 @@
 
 #include <cmath>
 #include <complex>
-#include <type_traits>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -54,9 +54,8 @@ bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
     c.max_rel_error = std::max(c.max_rel_error, rel_error);
     const double allowed = tolerance.abs + tolerance.rel * std::fabs(y) + bound;
     match = abs_error <= allowed;
-    const double ratio = allowed > 0      ? abs_error / allowed
-                         : abs_error == 0 ? 0
-                                          : std::numeric_limits<double>::infinity();
+    double ratio = abs_error == 0 ? 0 : std::numeric_limits<double>::infinity();
+    if (allowed > 0) ratio = abs_error / allowed;
     c.max_error_ratio = std::max(c.max_error_ratio, ratio);
   }
   return match;

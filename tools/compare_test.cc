@@ -74,15 +74,17 @@ TEST(CompareTest, IntegersMustBeExact) {
   const int64_t big = (int64_t{1} << 60) + 1;
   const Literal e = Array<PrimitiveType::kS64>({big, -3});
   const Literal a = Array<PrimitiveType::kS64>({big - 1, -3});
-  const Comparison c = CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kS64));
+  const Comparison c =
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kS64));
   EXPECT_EQ(c.mismatches, 1);
-  EXPECT_EQ(c.first_mismatch,
-            "element [0]: got 1152921504606846976, expected 1152921504606846977");
+  EXPECT_EQ(
+      c.first_mismatch,
+      "element [0]: got 1152921504606846976, expected 1152921504606846977");
   const Literal p = Array<PrimitiveType::kPred>({true, false});
   const Literal q = Array<PrimitiveType::kPred>({true, true});
-  EXPECT_EQ(CompareLiterals(q, p, DefaultTolerance(PrimitiveType::kPred))
-                .mismatches,
-            1);
+  EXPECT_EQ(
+      CompareLiterals(q, p, DefaultTolerance(PrimitiveType::kPred)).mismatches,
+      1);
 }
 
 TEST(CompareTest, PredBytesAreTrueWhenNonzero) {
@@ -117,7 +119,8 @@ TEST(CompareTest, NaNMatchesOnlyNaNAndInfinitiesOnlyThemselves) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   const Literal e = Array<PrimitiveType::kF32>({nan, nan, inf, inf, -inf, 1});
-  const Literal a = Array<PrimitiveType::kF32>({-nan, 0, inf, -inf, 3e38f, nan});
+  const Literal a =
+      Array<PrimitiveType::kF32>({-nan, 0, inf, -inf, 3e38f, nan});
   const Comparison c =
       CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32));
   // Matches: [0] (any NaN), [2]. Mismatches: [1], [3], [4], [5].
@@ -170,9 +173,9 @@ TEST(CompareTest, F64IsNineDigits) {
   // 1e-9 + 1e-9 * 1e6 = 1.000000001e-3 for e = 1e6.
   const Literal e = Array<PrimitiveType::kF64>({1e6, 1e6});
   const Literal a = Array<PrimitiveType::kF64>({1e6 + 9e-4, 1e6 + 2e-3});
-  EXPECT_EQ(CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF64))
-                .mismatches,
-            1);
+  EXPECT_EQ(
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF64)).mismatches,
+      1);
 }
 
 TEST(CompareTest, EmptyArraysMatch) {
@@ -222,9 +225,9 @@ ENTRY e {
   ASSERT_TRUE(oracle.ok()) << oracle.status();
   EXPECT_EQ(oracle->value.Get<float>(0), 16.0f);
   const Literal compiled = Array<PrimitiveType::kF32>({0, 67, -40});
-  const Comparison c =
-      CompareLiterals(compiled, oracle->value,
-                      DefaultTolerance(PrimitiveType::kF32), &oracle->bounds[0]);
+  const Comparison c = CompareLiterals(compiled, oracle->value,
+                                       DefaultTolerance(PrimitiveType::kF32),
+                                       &oracle->bounds[0]);
   EXPECT_EQ(c.mismatches, 1);
   EXPECT_EQ(c.first_mismatch, "element [2]: got -40, expected 16");
   // Element 1: 51 / 51.964 is inside.

@@ -492,8 +492,7 @@ absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
   ASSIGN_OR_RETURN(result.value,
                    evaluator.Call(*module.entry(), pointers, nullptr));
   const std::optional<Literal>& bound = evaluator.root_bound();
-  result.bounds =
-      eval::BoundLeaves(result.value, bound ? &*bound : nullptr);
+  result.bounds = eval::BoundLeaves(result.value, bound ? &*bound : nullptr);
   return result;
 }
 

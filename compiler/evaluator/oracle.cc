@@ -83,8 +83,7 @@ std::optional<Literal> Elementwise(Operands operands,
   const size_t arity = operands.size();
   for (size_t k = 0; k < arity; ++k) {
     const PrimitiveType t = operands[k]->shape().element_type();
-    if (!operands[k]->shape().IsArray() ||
-        operands[k]->element_count() != n ||
+    if (!operands[k]->shape().IsArray() || operands[k]->element_count() != n ||
         (!IsOracleFloat(t) && t != PrimitiveType::kPred)) {
       return std::nullopt;
     }
@@ -243,9 +242,8 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
     std::vector<Literal> parts;
     for (size_t k = 0; k < operands.size(); ++k) {
       // Shapes from the instruction: tuple may have moved its operands out.
-      parts.push_back(bounds[k] != nullptr
-                          ? *bounds[k]
-                          : Literal(inst.operand(k)->shape()));
+      parts.push_back(bounds[k] != nullptr ? *bounds[k]
+                                           : Literal(inst.operand(k)->shape()));
     }
     return Literal::MakeTuple(std::move(parts));
   }
@@ -253,14 +251,16 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
     return bounds[0]->tuple_elements()[inst.attrs().tuple_index];
   }
   if (op == Opcode::kOptimizationBarrier) return *bounds[0];
-  if (!value.shape().IsArray() || !IsOracleFloat(value.shape().element_type())) {
+  if (!value.shape().IsArray() ||
+      !IsOracleFloat(value.shape().element_type())) {
     return std::nullopt;
   }
   if (op == Opcode::kCopy || op == Opcode::kNegate || op == Opcode::kAbs ||
       (op == Opcode::kConvert &&
        IsOracleFloat(operands[0]->shape().element_type()))) {
-    return Elementwise(operands, bounds, value,
-                       [](const double*, const double* e, double) { return e[0]; });
+    return Elementwise(
+        operands, bounds, value,
+        [](const double*, const double* e, double) { return e[0]; });
   }
   if (op == Opcode::kBitcastConvert) return std::nullopt;
   if (IsMovement(op)) return MoveBounds(inst, operands, bounds, value);
@@ -268,9 +268,8 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
   switch (op) {
     case Opcode::kAdd:
     case Opcode::kSubtract:
-      return rule([](const double*, const double* e, double) {
-        return e[0] + e[1];
-      });
+      return rule(
+          [](const double*, const double* e, double) { return e[0] + e[1]; });
     case Opcode::kMultiply:
       return rule([](const double* x, const double* e, double) {
         return std::fabs(x[0]) * e[1] + std::fabs(x[1]) * e[0] + e[0] * e[1];
@@ -323,8 +322,8 @@ std::vector<Literal> BoundLeaves(const Literal& value, const Literal* bound) {
     bound_leaves = bound->Leaves();
   }
   for (size_t k = 0; k < leaves.size(); ++k) {
-    Literal b(Shape::Array(PrimitiveType::kF64,
-                           leaves[k]->shape().dimensions()));
+    Literal b(
+        Shape::Array(PrimitiveType::kF64, leaves[k]->shape().dimensions()));
     if (k < bound_leaves.size() &&
         IsOracleFloat(bound_leaves[k]->shape().element_type())) {
       auto data = b.mutable_data<double>();
