@@ -80,15 +80,16 @@ inline absl::StatusOr<std::vector<Literal>> CompileAndRun(
   return loaded->Run(args);
 }
 
-// Runs the compiled model at -O0 and -O2 and the reference evaluator on the
-// same arguments; every result must agree within the default tolerance.
+// Runs the compiled model at -O0 and -O2 and the reference evaluator (oracle
+// mode) on the same arguments; every result must agree within the default
+// tolerance plus the oracle's summation bounds (docs/testing.md).
 inline void ExpectMatchesEvaluator(std::string_view hlo,
                                    const std::vector<Literal>& args) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
-  auto expected = EvaluateModule(**module, args);
+  auto expected = EvaluateOracle(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
-  const std::vector<const Literal*> leaves = expected->Leaves();
+  const std::vector<const Literal*> leaves = expected->value.Leaves();
   for (int opt : {0, 2}) {
     SCOPED_TRACE(::testing::Message() << "-O" << opt);
     auto results = CompileAndRun(hlo, args, opt);
@@ -97,7 +98,8 @@ inline void ExpectMatchesEvaluator(std::string_view hlo,
     for (size_t k = 0; k < leaves.size(); ++k) {
       const Comparison c = CompareLiterals(
           (*results)[k], *leaves[k],
-          DefaultTolerance(leaves[k]->shape().element_type()));
+          DefaultTolerance(leaves[k]->shape().element_type()),
+          &expected->bounds[k]);
       EXPECT_TRUE(c.ok()) << "result " << k << ": " << c.mismatches
                           << " mismatches; first " << c.first_mismatch;
     }

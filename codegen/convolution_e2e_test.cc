@@ -102,6 +102,12 @@ ENTRY e {
                    {MakeArray<P::kF32>({1, 4, 2}, {1, 10, 2, 20, 3, 30, 4, 40}),
                     MakeArray<P::kF32>({2, 1, 2}, {1, 3, 2, 4})},
                    {5, 110, 8, 180, 11, 250});
+  // Planned by the depthwise strategy, not the generic convolution loops.
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "depthwise");
 }
 
 // Depthwise NHWC convolutions run as loops vectorized over the features

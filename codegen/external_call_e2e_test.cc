@@ -8,6 +8,7 @@
 // values are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -67,6 +68,20 @@ extern "C" int ext_tick(void* const* outputs, const void* const* inputs,
   *static_cast<int32_t*>(outputs[0]) =
       *static_cast<const int32_t*>(inputs[0]) + 1;
   return g_ticks == g_fail_at_tick ? 7 : 0;
+}
+
+// A kernel with a bug: out = 2 * in over f32[4], but it writes only the
+// first two elements. Records the bytes it found in its output before
+// writing, and the first value of its scratch-placed input when asked.
+uint32_t g_skip_seen_bits[4] = {0, 0, 0, 0};
+extern "C" int ext_double_first_half(void* const* outputs,
+                                     const void* const* inputs, const char*,
+                                     size_t) {
+  const float* in = static_cast<const float*>(inputs[0]);
+  float* out = static_cast<float*>(outputs[0]);
+  std::memcpy(g_skip_seen_bits, out, sizeof(g_skip_seen_bits));
+  for (int i = 0; i < 2; ++i) out[i] = 2 * in[i];
+  return 0;
 }
 
 namespace aotc::codegen::testing {
@@ -427,6 +442,74 @@ ENTRY e {
   auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 3, 4})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST(ExternalCallE2eTest, PoisonedBuffersExposeAnUnwrittenResult) {
+  // ext_double_first_half should compute {2, 4, 0, 0} from {1, 2, 0, 0} but
+  // leaves elements 2 and 3 as it found them. In zero-filled buffers the bug
+  // would hide (the expected values there are 0); the runner poisons result
+  // and scratch buffers (jit_runner.h), so the kernel finds NaN bytes in
+  // its output, wherever it lives, and the comparison catches both elements.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT y = f32[4] custom-call(x), custom_call_target="ext_double_first_half"
+})";
+  const Literal expected = Vec<P::kF32>({2, 4, 0, 0});
+  for (int run = 0; run < 2; ++run) {
+    SCOPED_TRACE(::testing::Message() << "run " << run);
+    std::memset(g_skip_seen_bits, 0, sizeof(g_skip_seen_bits));
+    auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 0, 0})});
+    ASSERT_TRUE(r.ok()) << r.status();
+    for (uint32_t bits : g_skip_seen_bits) EXPECT_EQ(bits, 0xFFFFFFFFu);
+    const std::vector<float> got = Values<P::kF32>((*r)[0]);
+    EXPECT_EQ(got[0], 2.0f);
+    EXPECT_EQ(got[1], 4.0f);
+    EXPECT_TRUE(std::isnan(got[2]));
+    EXPECT_TRUE(std::isnan(got[3]));
+    const Comparison c =
+        CompareLiterals((*r)[0], expected, DefaultTolerance(P::kF32));
+    EXPECT_EQ(c.mismatches, 2);
+  }
+}
+
+TEST(ExternalCallE2eTest, PoisonedScratchReachesAKernelThatReadsIt) {
+  // The call's operand t = x + 1 lives in scratch; its output too, before
+  // the final add. The output buffer a kernel gets is scratch the model has
+  // not written yet: the poison, all-ones bytes.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  one = f32[] constant(1)
+  ones = f32[4] broadcast(one), dimensions={}
+  t = f32[4] add(x, ones)
+  s = f32[4] custom-call(t), custom_call_target="ext_double_first_half"
+  ROOT r = f32[4] add(s, x)
+})";
+  std::memset(g_skip_seen_bits, 0, sizeof(g_skip_seen_bits));
+  auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 3, 4})}, 2,
+                         /*optimize=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (uint32_t bits : g_skip_seen_bits) EXPECT_EQ(bits, 0xFFFFFFFFu);
+  // s = {4, 6, NaN, NaN}; r = s + x = {5, 8, NaN, NaN}.
+  const std::vector<float> got = Values<P::kF32>((*r)[0]);
+  EXPECT_EQ(got[0], 5.0f);
+  EXPECT_EQ(got[1], 8.0f);
+  EXPECT_TRUE(std::isnan(got[2]));
+  EXPECT_TRUE(std::isnan(got[3]));
+}
+
+TEST(ExternalCallE2eTest, IntegerResultsArePoisonedWithAB) {
+  // An s32 result the kernel never writes keeps 0xABABABAB.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT y = (f32[4], s32[]) custom-call(x), custom_call_target="ext_double_first_half"
+})";
+  auto r = CompileAndRun(hlo, {Vec<P::kF32>({1, 2, 0, 0})});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ(static_cast<uint32_t>((*r)[1].Get<int32_t>(0)), 0xABABABABu);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // End-to-end tests of the loop nests fusion creates: a split and fused
 // mean, sibling reductions sharing one pass, a reduction writing the value
 // it reduces, and a matrix product with its epilogue. Every expected value
-// is computed by hand or by an independent formula in the test.
+// is computed by hand or by an independent formula in the test, and every
+// test checks that the fusion and loop nest its name promises were chosen.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "codegen/codegen_test_util.h"
+#include "codegen/strategy.h"
 
 namespace aotc::codegen {
 namespace {
@@ -23,6 +25,35 @@ using testing::ThreadedReverseHook;
 using testing::Values;
 
 constexpr bool kOptimize = true;
+
+// One fusion of the optimized entry computation: the strategy that plans it
+// and the reduces inside it.
+struct FusionInfo {
+  std::string plan;
+  int reduces = 0;
+};
+
+// The fusions of `hlo`'s entry after the optimization pipeline, in order.
+std::vector<FusionInfo> OptimizedFusions(std::string_view hlo) {
+  std::vector<FusionInfo> fusions;
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return fusions;
+  auto optimized = OptimizeModule(**module, {});
+  EXPECT_TRUE(optimized.ok()) << optimized.status();
+  for (const auto& inst : (*module)->entry()->instructions()) {
+    if (inst->opcode() != Opcode::kFusion) continue;
+    FusionInfo info;
+    auto plan = PlanInstruction(*inst);
+    info.plan = plan.ok() ? std::string(plan->name)
+                          : std::string(plan.status().message());
+    for (const auto& fused : inst->fused_computation()->instructions()) {
+      if (fused->opcode() == Opcode::kReduce) ++info.reduces;
+    }
+    fusions.push_back(std::move(info));
+  }
+  return fusions;
+}
 
 TEST(FusedE2eTest, SplitFusedMeanIsExact) {
   // mean(x**2 * 3 + y) over f32[256,512] with x = (j % 4) / 4 and
@@ -65,6 +96,12 @@ ENTRY e {
     ASSERT_TRUE(results.ok()) << results.status();
     EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{1.15625f}));
   }
+  // Split: a fusion of the element-wise terms with the partial (row) sums,
+  // then one of the final sum with the division.
+  const std::vector<FusionInfo> fusions = OptimizedFusions(hlo);
+  ASSERT_EQ(fusions.size(), 2u);
+  EXPECT_EQ(fusions[0].reduces, 1);
+  EXPECT_EQ(fusions[1].reduces, 1);
 }
 
 TEST(FusedE2eTest, MaxAndMinReductionsKeepNanAndSignedZero) {
@@ -144,6 +181,11 @@ ENTRY e {
   ASSERT_TRUE(results.ok()) << results.status();
   EXPECT_EQ(Values<P::kF32>((*results)[0]), (std::vector<float>{6, 10, 14}));
   EXPECT_EQ(Values<P::kF32>((*results)[1]), (std::vector<float>{14, 30, 54}));
+  // One pass: a single multi-output fusion of both sums, one loop nest.
+  const std::vector<FusionInfo> fusions = OptimizedFusions(hlo);
+  ASSERT_EQ(fusions.size(), 1u);
+  EXPECT_EQ(fusions[0].plan, "reduce-loop");
+  EXPECT_EQ(fusions[0].reduces, 2);
 }
 
 // Softmax over the rows of f32[R,C]: exp(x - max) is computed once, inside
@@ -174,7 +216,7 @@ ENTRY e {
   ROOT y = f32[R,C] divide(ex, sumb)
 })";
 
-void CheckSoftmax(int rows, int cols, bool hook) {
+std::string SoftmaxHlo(int rows, int cols) {
   std::string hlo = kSoftmax;
   for (auto [from, to] : {std::pair<std::string, int>{"R", rows}, {"C", cols}}) {
     for (size_t at; (at = hlo.find(from + "]")) != std::string::npos ||
@@ -182,6 +224,11 @@ void CheckSoftmax(int rows, int cols, bool hook) {
       hlo.replace(at, 1, std::to_string(to));
     }
   }
+  return hlo;
+}
+
+void CheckSoftmax(int rows, int cols, bool hook) {
+  const std::string hlo = SoftmaxHlo(rows, cols);
   std::vector<float> x(static_cast<size_t>(rows) * cols);
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < cols; ++j) {
@@ -215,6 +262,15 @@ void CheckSoftmax(int rows, int cols, bool hook) {
 TEST(FusedE2eTest, SoftmaxWritesExpFromTheLoopOfItsSum) {
   CheckSoftmax(3, 5, /*hook=*/false);
   CheckSoftmax(64, 1024, /*hook=*/false);
+  // The row maximum, the exp-and-sum loop (the reduce-loop strategy, which
+  // writes exp as its element-shaped output) and the division.
+  const std::vector<FusionInfo> fusions =
+      OptimizedFusions(SoftmaxHlo(64, 1024));
+  int exp_and_sum = 0;
+  for (const FusionInfo& f : fusions) {
+    if (f.plan == "reduce-loop" && f.reduces == 1) ++exp_and_sum;
+  }
+  EXPECT_EQ(exp_and_sum, 1);
 }
 
 TEST(FusedE2eTest, SoftmaxRowsSplitAcrossThreads) {
@@ -248,6 +304,10 @@ ENTRY e {
     EXPECT_EQ(Values<P::kF32>((*results)[0]),
               (std::vector<float>{0, 0, 79, 4}));
   }
+  // The epilogue is fused into the product's row loops.
+  const std::vector<FusionInfo> fusions = OptimizedFusions(hlo);
+  ASSERT_EQ(fusions.size(), 1u);
+  EXPECT_EQ(fusions[0].plan, "row-dot");
 }
 
 TEST(FusedE2eTest, MatrixProductWithAColumnMajorRightOperand) {

@@ -78,6 +78,7 @@ TEST(GemmE2eTest, ClosedFormProduct) {
 void CheckRandomProduct(int64_t m, int64_t n, int64_t k, bool threads) {
   SCOPED_TRACE(absl::StrCat(m, "x", n, "x", k));
   const std::string hlo = MatMulHlo(m, n, k);
+  EXPECT_EQ(PlanName(hlo), "gemm");
   const Literal a = RandomLiteral(Shape::Array(P::kF32, {m, k}), 5, 0);
   const Literal b = RandomLiteral(Shape::Array(P::kF32, {k, n}), 5, 1);
   HookLog log;

@@ -148,6 +148,18 @@ absl::StatusOr<const Literal*> ArgumentLeaf(const Literal& param,
   return leaf;
 }
 
+// Poison (see Prepare): all-ones bytes are a NaN in f16, bf16, f32, f64 and
+// both parts of complex numbers; integers and pred get 0xAB, a value no
+// zero-initialized buffer holds.
+void PoisonResult(void* data, int64_t bytes, PrimitiveType type) {
+  const bool floating = IsFloat(type) || IsComplex(type);
+  if (bytes == 0) return;
+  std::memset(data,
+              floating ? LoadedModel::kNaNPoison
+                       : LoadedModel::kIntegerPoison,
+              static_cast<size_t>(bytes));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
@@ -192,10 +204,16 @@ absl::StatusOr<std::unique_ptr<LoadedModel::Session>> LoadedModel::Prepare(
       continue;
     }
     ASSIGN_OR_RETURN(Buffer buffer, AllocateBuffer(r.byte_size));
+    PoisonResult(buffer.get(), r.byte_size, TensorShape(r).element_type());
     session->results_.push_back(buffer.get());
     session->buffers_.push_back(std::move(buffer));
   }
   ASSIGN_OR_RETURN(Buffer temp, AllocateBuffer(signature_.temp_bytes));
+  // Scratch is untyped: all-ones bytes are NaN for every float width, -1 for
+  // integers, so a float read before its write poisons what follows.
+  if (signature_.temp_bytes > 0) {
+    std::memset(temp.get(), kNaNPoison, signature_.temp_bytes);
+  }
   session->temp_ = temp.get();
   session->buffers_.push_back(std::move(temp));
   return session;

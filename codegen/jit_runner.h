@@ -59,7 +59,15 @@ class LoadedModel {
   // page.
   static absl::StatusOr<Buffer> AllocateBuffer(int64_t bytes);
 
-  // Prepared buffers for repeated timed runs of the same inputs.
+  // Prepared buffers for repeated timed runs of the same inputs. Prepare
+  // poisons result and scratch buffers, so that a model which leaves part of
+  // a result unwritten, or reads scratch before writing it, shows it: float
+  // results and scratch hold all-ones bytes (a NaN in every float width,
+  // never equal to a number), integer and pred results 0xAB bytes. Run (the
+  // literal form) prepares a new session, so it poisons before every run;
+  // a Session's repeated runs (timing) reuse the buffers as they are.
+  static constexpr unsigned char kNaNPoison = 0xFF;
+  static constexpr unsigned char kIntegerPoison = 0xAB;
   class Session {
    public:
     int Run();

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -36,26 +38,45 @@ std::string IndexText(const Shape& shape, int64_t linear) {
 }
 
 // Whether x (computed) matches y (expected); updates c's error maxima.
-bool Matches(Comparison& c, double x, double y, Tolerance tolerance) {
+bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
+             double bound) {
   bool match;
   if (std::isnan(x) || std::isnan(y)) {
     match = std::isnan(x) && std::isnan(y);
+    if (match) ++c.both_nan;
   } else if (std::isinf(x) || std::isinf(y)) {
     match = x == y;
   } else {
+    ++c.finite;
     const double abs_error = std::fabs(x - y);
     const double rel_error = y == 0 ? abs_error : abs_error / std::fabs(y);
     c.max_abs_error = std::max(c.max_abs_error, abs_error);
     c.max_rel_error = std::max(c.max_rel_error, rel_error);
-    match = abs_error <= tolerance.abs + tolerance.rel * std::fabs(y);
+    const double allowed = tolerance.abs + tolerance.rel * std::fabs(y) + bound;
+    match = abs_error <= allowed;
+    double ratio = abs_error == 0 ? 0 : std::numeric_limits<double>::infinity();
+    if (allowed > 0) ratio = abs_error / allowed;
+    c.max_error_ratio = std::max(c.max_error_ratio, ratio);
   }
   return match;
 }
 
 // Compares element i (x computed, y expected) into c.
 void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
-           Tolerance tolerance) {
-  if (Matches(c, x, y, tolerance)) return;
+           Tolerance tolerance, double bound = 0) {
+  if (Matches(c, x, y, tolerance, bound)) return;
+  if (c.mismatches == 0) {
+    c.first_mismatch = absl::StrCat("element ", IndexText(shape, i), ": got ",
+                                    x, ", expected ", y);
+  }
+  ++c.mismatches;
+}
+
+// Integers compare in their own type: through double, 64-bit
+// values beyond 2^53 that differ could round to the same double.
+template <typename C>
+void CheckExact(Comparison& c, const Shape& shape, int64_t i, C x, C y) {
+  if (x == y) return;
   if (c.mismatches == 0) {
     c.first_mismatch = absl::StrCat("element ", IndexText(shape, i), ": got ",
                                     x, ", expected ", y);
@@ -68,8 +89,8 @@ void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
 template <typename R>
 void CheckComplex(Comparison& c, const Shape& shape, int64_t i,
                   std::complex<R> x, std::complex<R> y, Tolerance tolerance) {
-  const bool re = Matches(c, x.real(), y.real(), tolerance);
-  const bool im = Matches(c, x.imag(), y.imag(), tolerance);
+  const bool re = Matches(c, x.real(), y.real(), tolerance, 0);
+  const bool im = Matches(c, x.imag(), y.imag(), tolerance, 0);
   if (re && im) return;
   if (c.mismatches == 0) {
     c.first_mismatch =
@@ -107,9 +128,13 @@ Tolerance DefaultTolerance(PrimitiveType type) {
 }
 
 Comparison CompareLiterals(const Literal& actual, const Literal& expected,
-                           Tolerance tolerance) {
+                           Tolerance tolerance, const Literal* bound) {
   AOTC_CHECK(actual.shape().Compatible(expected.shape()),
              "comparing literals of different shapes");
+  AOTC_CHECK(bound == nullptr ||
+                 (bound->shape().element_type() == PrimitiveType::kF64 &&
+                  bound->shape().SameDimensions(expected.shape())),
+             "a bound must be an f64 array of the compared dimensions");
   Comparison c;
   c.elements = expected.element_count();
   const PrimitiveType type = expected.shape().element_type();
@@ -122,6 +147,17 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
     }
     return c;
   }
+  if (type == PrimitiveType::kPred) {
+    // A pred byte is true when nonzero: bitcast-convert from s8 stores the
+    // source byte itself, the evaluator 1. Read as bytes, never as bool
+    // (any value but 0 and 1 in a bool is undefined behaviour).
+    auto a = actual.data<uint8_t>();
+    auto e = expected.data<uint8_t>();
+    for (int64_t i = 0; i < c.elements; ++i) {
+      CheckExact<int>(c, expected.shape(), i, a[i] != 0, e[i] != 0);
+    }
+    return c;
+  }
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
     auto a = actual.data<C>();
@@ -130,9 +166,11 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
       if constexpr (std::is_same_v<C, std::complex<float>> ||
                     std::is_same_v<C, std::complex<double>>) {
         CheckComplex(c, expected.shape(), i, a[i], e[i], tolerance);
+      } else if constexpr (std::is_integral_v<C>) {
+        CheckExact(c, expected.shape(), i, a[i], e[i]);
       } else {
         Check(c, expected.shape(), i, AsDouble(a[i]), AsDouble(e[i]),
-              tolerance);
+              tolerance, bound != nullptr ? bound->Get<double>(i) : 0);
       }
     }
   });

@@ -1,12 +1,20 @@
-// Result comparison (compare.h), in particular of complex elements, whose
-// two parts must both match.
+// Result comparison (compare.h), the oracle of every numerical test: exact
+// integers, NaN and infinities, the per-type tolerance and the per-element
+// bounds of reassociated sums, complex parts. Expected outcomes are worked
+// out by hand in the comments.
 #include "tools/compare.h"
 
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
+
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/frontend/text/hlo_parser.h"
+#include "compiler/ir/native_type.h"
 
 namespace aotc {
 namespace {
@@ -51,6 +59,179 @@ TEST(CompareTest, ComplexTolerancesAreTheirParts) {
             DefaultTolerance(PrimitiveType::kF32).rel);
   EXPECT_EQ(DefaultTolerance(PrimitiveType::kC128).abs,
             DefaultTolerance(PrimitiveType::kF64).abs);
+}
+
+template <PrimitiveType P>
+Literal Array(const std::vector<NativeType<P>>& v) {
+  Literal lit(Shape::Array(P, {static_cast<int64_t>(v.size())}));
+  auto data = lit.mutable_data<NativeType<P>>();
+  for (size_t i = 0; i < v.size(); ++i) data[i] = v[i];
+  return lit;
+}
+
+TEST(CompareTest, IntegersMustBeExact) {
+  // int64 values beyond 2^53 differ by one: still a mismatch.
+  const int64_t big = (int64_t{1} << 60) + 1;
+  const Literal e = Array<PrimitiveType::kS64>({big, -3});
+  const Literal a = Array<PrimitiveType::kS64>({big - 1, -3});
+  const Comparison c =
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kS64));
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(
+      c.first_mismatch,
+      "element [0]: got 1152921504606846976, expected 1152921504606846977");
+  const Literal p = Array<PrimitiveType::kPred>({true, false});
+  const Literal q = Array<PrimitiveType::kPred>({true, true});
+  EXPECT_EQ(
+      CompareLiterals(q, p, DefaultTolerance(PrimitiveType::kPred)).mismatches,
+      1);
+}
+
+TEST(CompareTest, PredBytesAreTrueWhenNonzero) {
+  // bitcast-convert s8 -> pred keeps the byte (7); the evaluator stores 1.
+  Literal expected(Shape::Array(PrimitiveType::kPred, {3}));
+  Literal actual(Shape::Array(PrimitiveType::kPred, {3}));
+  const uint8_t e[3] = {1, 0, 1};
+  const uint8_t a[3] = {7, 0, 0};
+  std::memcpy(expected.mutable_raw(), e, 3);
+  std::memcpy(actual.mutable_raw(), a, 3);
+  const Comparison c =
+      CompareLiterals(actual, expected, DefaultTolerance(PrimitiveType::kPred));
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.first_mismatch, "element [2]: got 0, expected 1");
+}
+
+TEST(CompareTest, F32ToleranceIsAbsPlusRelative) {
+  // f32: 1e-5 + 1e-4 * |e|. For e = 100 that is 0.01001: 100.01f (error
+  // 0.0100021) is inside, 100.011f (error 0.0110016) outside. For e = 0
+  // only the absolute 1e-5 applies: 9e-6 inside, 1.1e-5 outside.
+  const Literal e = Array<PrimitiveType::kF32>({100, 100, 0, 0});
+  const Literal a =
+      Array<PrimitiveType::kF32>({100.01f, 100.011f, 9e-6f, 1.1e-5f});
+  const Comparison c =
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32));
+  EXPECT_EQ(c.mismatches, 2);
+  EXPECT_EQ(c.first_mismatch, "element [1]: got 100.011, expected 100");
+  EXPECT_GT(c.max_error_ratio, 1.0);
+}
+
+TEST(CompareTest, NaNMatchesOnlyNaNAndInfinitiesOnlyThemselves) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const Literal e = Array<PrimitiveType::kF32>({nan, nan, inf, inf, -inf, 1});
+  const Literal a =
+      Array<PrimitiveType::kF32>({-nan, 0, inf, -inf, 3e38f, nan});
+  const Comparison c =
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32));
+  // Matches: [0] (any NaN), [2]. Mismatches: [1], [3], [4], [5].
+  EXPECT_EQ(c.mismatches, 4);
+  EXPECT_EQ(c.first_mismatch, "element [1]: got 0, expected nan");
+  // Errors are measured over pairs where both are finite: none here ([4]
+  // has an infinity, [5] a NaN). Only [0] is a NaN pair.
+  EXPECT_EQ(c.max_abs_error, 0);
+  EXPECT_EQ(c.finite, 0);
+  EXPECT_EQ(c.both_nan, 1);
+}
+
+TEST(CompareTest, BoundWidensTheTolerancePerElement) {
+  // Expected 652.6266, bound 0.1 on element 0 only: 652.532 (off by 0.0946)
+  // passes there; the same error on element 1 (bound 0, tolerance
+  // 1e-5 + 1e-4 * 652.6266 = 0.06527) fails.
+  const Literal e = Array<PrimitiveType::kF32>({652.6266f, 652.6266f});
+  const Literal a = Array<PrimitiveType::kF32>({652.532f, 652.532f});
+  const Literal bound = Array<PrimitiveType::kF64>({0.1, 0});
+  const Comparison c =
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32), &bound);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.finite, 2);
+  EXPECT_EQ(c.both_nan, 0);
+  EXPECT_EQ(c.first_mismatch, "element [1]: got 652.532, expected 652.627");
+  // Element 1's error over its allowed error: 0.0946 / 0.06527 = 1.45.
+  EXPECT_NEAR(c.max_error_ratio, 1.449, 0.002);
+}
+
+TEST(CompareTest, HalfAndBFloat16UseTheirTolerances) {
+  // bf16: 1e-2 + 4e-2 * |e|: for e = 1 that is 0.05. 1.03125 (a bf16 value)
+  // is inside, 1.0625 outside. f16 is stricter: 1e-3 + 1e-2 = 0.011 for e = 1,
+  // so 1.0107421875 inside (f16's 1 + 11/1024), 1.013671875 outside.
+  using B = BFloat16;
+  const Literal be = Array<PrimitiveType::kBF16>({B(1.0f), B(1.0f)});
+  const Literal ba = Array<PrimitiveType::kBF16>({B(1.03125f), B(1.0625f)});
+  EXPECT_EQ(CompareLiterals(ba, be, DefaultTolerance(PrimitiveType::kBF16))
+                .mismatches,
+            1);
+  const Literal he = Array<PrimitiveType::kF16>({Half(1.0f), Half(1.0f)});
+  const Literal ha =
+      Array<PrimitiveType::kF16>({Half(1.0107421875f), Half(1.013671875f)});
+  const Comparison c =
+      CompareLiterals(ha, he, DefaultTolerance(PrimitiveType::kF16));
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.first_mismatch, "element [1]: got 1.01367, expected 1");
+}
+
+TEST(CompareTest, F64IsNineDigits) {
+  // 1e-9 + 1e-9 * 1e6 = 1.000000001e-3 for e = 1e6.
+  const Literal e = Array<PrimitiveType::kF64>({1e6, 1e6});
+  const Literal a = Array<PrimitiveType::kF64>({1e6 + 9e-4, 1e6 + 2e-3});
+  EXPECT_EQ(
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF64)).mismatches,
+      1);
+}
+
+TEST(CompareTest, EmptyArraysMatch) {
+  const Literal e(Shape::Array(PrimitiveType::kF32, {0, 3}));
+  const Comparison c =
+      CompareLiterals(e, e, DefaultTolerance(PrimitiveType::kF32));
+  EXPECT_EQ(c.elements, 0);
+  EXPECT_TRUE(c.ok());
+}
+
+TEST(CompareTest, MultiDimensionalIndexInTheMessage) {
+  Literal e(Shape::Array(PrimitiveType::kS32, {2, 3}));
+  Literal a(Shape::Array(PrimitiveType::kS32, {2, 3}));
+  a.Set<int32_t>(5, 7);  // row-major [1, 2]
+  EXPECT_EQ(CompareLiterals(a, e, {}).first_mismatch,
+            "element [1,2]: got 7, expected 0");
+}
+
+TEST(CompareTest, SumWithinItsBoundPassesBeyondItFails) {
+  // The oracle sums 1e8, sixteen ones and -1e8 exactly: 16, with the bound
+  // 2^-24 * sqrt(19) * (2e8 + 16) = 51.962 (19 terms with the init value).
+  // Compiled sums 0 (the ones lost, as sequential f32 loses them) and 67
+  // (off by 51) are within the bound; -40 (off by 56) is beyond it and fails.
+  // The per-type tolerance alone (1e-5 + 1e-4 * 16) would refuse all three.
+  auto module = ParseHloText(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[18] parameter(0)
+  z = f32[] constant(0)
+  r = f32[] reduce(x, z), dimensions={0}, to_apply=add
+  ROOT b = f32[3] broadcast(r), dimensions={}
+}
+)",
+                             "sum.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<float> x(18, 1.0f);
+  x.front() = 1e8f;
+  x.back() = -1e8f;
+  std::vector<Literal> args;
+  args.push_back(Array<PrimitiveType::kF32>(x));
+  auto oracle = EvaluateOracle(**module, args);
+  ASSERT_TRUE(oracle.ok()) << oracle.status();
+  EXPECT_EQ(oracle->value.Get<float>(0), 16.0f);
+  const Literal compiled = Array<PrimitiveType::kF32>({0, 67, -40});
+  const Comparison c = CompareLiterals(compiled, oracle->value,
+                                       DefaultTolerance(PrimitiveType::kF32),
+                                       &oracle->bounds[0]);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.first_mismatch, "element [2]: got -40, expected 16");
+  // Element 1: 51 / 51.964 is inside.
+  EXPECT_NEAR(c.max_error_ratio, 56 / 51.9637, 1e-3);
 }
 
 }  // namespace

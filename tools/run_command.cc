@@ -14,6 +14,7 @@
 #include "codegen/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/support/status_macros.h"
 #include "tools/commands.h"
 #include "tools/compare.h"
 #include "tools/thread_pool.h"
@@ -22,28 +23,50 @@
 namespace aotc {
 namespace {
 
-// Compares every result with the evaluator's; prints one line per result.
+// The evaluator's answer for --check: the oracle mode (wide sums, with
+// per-element bounds for reassociated sums), or under --strict-fp, whose
+// code sums in the plain mode's order, the plain mode with zero bounds.
+absl::StatusOr<OracleValue> Expected(const Module& module,
+                                     const std::vector<Literal>& args,
+                                     int64_t max_work, bool strict_fp) {
+  EvaluateOptions eval_options;
+  eval_options.max_work = max_work;
+  if (!strict_fp) return EvaluateOracle(module, args, eval_options);
+  OracleValue plain;
+  ASSIGN_OR_RETURN(plain.value, EvaluateModule(module, args, eval_options));
+  for (const Literal* leaf : plain.value.Leaves()) {
+    plain.bounds.emplace_back(
+        Shape::Array(PrimitiveType::kF64, leaf->shape().dimensions()));
+  }
+  return plain;
+}
+
+// Compares every result with Expected(); prints one line per result.
 // Returns false on any mismatch.
 bool Check(const Module& module, const std::vector<Literal>& args,
            const std::vector<Literal>& results, int64_t max_work,
-           absl::Status* error) {
-  EvaluateOptions eval_options;
-  eval_options.max_work = max_work;
-  absl::StatusOr<Literal> expected = EvaluateModule(module, args, eval_options);
+           bool strict_fp, absl::Status* error) {
+  absl::StatusOr<OracleValue> expected =
+      Expected(module, args, max_work, strict_fp);
   if (!expected.ok()) {
     *error = expected.status();
     return false;
   }
-  const std::vector<const Literal*> leaves = expected->Leaves();
+  const std::vector<const Literal*> leaves = expected->value.Leaves();
   bool ok = true;
   for (size_t k = 0; k < results.size(); ++k) {
     const PrimitiveType type = results[k].shape().element_type();
     const Tolerance tol = DefaultTolerance(type);
-    const Comparison c = CompareLiterals(results[k], *leaves[k], tol);
+    const Literal& bound = expected->bounds[k];
+    const Comparison c = CompareLiterals(results[k], *leaves[k], tol, &bound);
+    double max_bound = 0;
+    for (double b : bound.data<double>()) max_bound = std::max(max_bound, b);
     std::string line = absl::StrCat(
         "check result", k, ": max abs error ", c.max_abs_error,
         ", max rel error ", c.max_rel_error, " (tolerance abs ", tol.abs,
-        " + rel ", tol.rel, "): ");
+        " + rel ", tol.rel);
+    if (max_bound > 0) absl::StrAppend(&line, " + sum bound up to ", max_bound);
+    absl::StrAppend(&line, "): ");
     if (c.ok()) {
       absl::StrAppend(&line, "ok");
     } else {
@@ -141,7 +164,8 @@ int RunRun(const RunCommandOptions& options) {
 
   if (options.check) {
     absl::Status error;
-    if (!Check(**module, *args, results, options.max_work, &error)) {
+    if (!Check(**module, *args, results, options.max_work,
+               options.passes.strict_fp, &error)) {
       if (!error.ok()) return ReportError(error);
       std::fprintf(stderr, "aotc: error: results differ from the reference "
                            "evaluator beyond the tolerance\n");

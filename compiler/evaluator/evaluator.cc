@@ -15,11 +15,16 @@
 // (which is then kept alive until the aliasing value's last use). A value is
 // freed after its last use; tuple and while move an operand they use last
 // instead of copying it.
+//
+// In oracle mode (EvaluateOptions::oracle, oracle.h) float add-reductions sum
+// wide, and the entry computation's values carry error bounds in a second
+// vector of slots, freed with the values.
 #include "compiler/evaluator/evaluator.h"
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +34,7 @@
 #include "compiler/evaluator/evaluator_plan.h"
 #include "compiler/evaluator/kernels.h"
 #include "compiler/evaluator/narrow.h"
+#include "compiler/evaluator/oracle.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -50,7 +56,8 @@ constexpr int kMaxCallDepth = 200;
 
 class Evaluator {
  public:
-  explicit Evaluator(int64_t max_work = 0) : max_work_(max_work) {
+  explicit Evaluator(int64_t max_work = 0, bool oracle = false)
+      : max_work_(max_work), oracle_(oracle) {
     call_ = [this](const Computation& comp,
                    eval::Operands args) -> absl::StatusOr<Literal> {
       return Call(comp, args, nullptr);
@@ -61,7 +68,16 @@ class Evaluator {
   absl::StatusOr<Literal> Call(const Computation& comp, eval::Operands args,
                                const Instruction* caller);
 
+  // Oracle mode: the bounds of the last entry computation's root, if any.
+  const std::optional<Literal>& root_bound() const { return root_bound_; }
+
  private:
+  // Whether the step being evaluated belongs to the entry computation of an
+  // oracle-mode evaluation (the only frame whose values carry bounds).
+  bool InEntry() const { return oracle_ && depth_ == 1; }
+  const Literal* BoundOf(int slot) const {
+    return InEntry() && bounds_[slot] ? &*bounds_[slot] : nullptr;
+  }
   absl::StatusOr<Plan*> GetPlan(const Computation& comp);
   absl::StatusOr<Literal> Run(Plan& plan, const Computation& comp,
                               eval::Operands args);
@@ -81,6 +97,9 @@ class Evaluator {
   int depth_ = 0;
   const int64_t max_work_;  // 0: unlimited
   int64_t work_ = 0;
+  const bool oracle_;
+  std::vector<std::optional<Literal>> bounds_;  // per entry slot
+  std::optional<Literal> root_bound_;
 };
 
 absl::Status CheckArguments(const Computation& comp, const Plan& plan,
@@ -147,6 +166,8 @@ absl::StatusOr<Literal> Evaluator::Run(Plan& plan, const Computation& comp,
     frame = std::move(plan.spare_frames.back());
     plan.spare_frames.pop_back();
   }
+  const bool entry = InEntry();
+  if (entry) bounds_.assign(plan.num_slots, std::nullopt);
   absl::Status status;
   for (const Step& step : plan.steps) {
     status = EvalStep(step, frame, args);
@@ -160,6 +181,10 @@ absl::StatusOr<Literal> Evaluator::Run(Plan& plan, const Computation& comp,
     root.ptr = nullptr;
   } else {
     result = *root.ptr;
+  }
+  if (entry) {
+    root_bound_ = std::move(bounds_[plan.root_slot]);
+    bounds_.clear();
   }
   for (Value& v : frame) Clear(v);
   plan.spare_frames.push_back(std::move(frame));
@@ -240,6 +265,15 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
       }
       [[fallthrough]];
     default: {
+      if (oracle_ && eval::IsFloatAddReduce(inst)) {
+        Literal bound;
+        ASSIGN_OR_RETURN(out.owned,
+                         eval::EvalWideSum(inst, operands,
+                                           BoundOf(step.operands[0]), &bound));
+        out.ptr = &out.owned;
+        if (InEntry()) bounds_[step.slot] = std::move(bound);
+        break;
+      }
       ASSIGN_OR_RETURN(out.owned, Dispatch(inst, operands));
       out.ptr = &out.owned;
       break;
@@ -254,8 +288,16 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
                      out.owned.shape().ToString(false), ", but its shape is ",
                      inst.shape().ToString(false)));
   }
+  if (InEntry() && !bounds_[step.slot]) {
+    absl::InlinedVector<const Literal*, 4> operand_bounds;
+    for (int o : step.operands) operand_bounds.push_back(BoundOf(o));
+    bounds_[step.slot] =
+        eval::PropagateBound(inst, operands, operand_bounds, *out.ptr);
+  }
   for (int s : step.release) {
-    if (s != step.slot) Clear(frame[s]);
+    if (s == step.slot) continue;
+    Clear(frame[s]);
+    if (InEntry()) bounds_[s].reset();
   }
   return absl::OkStatus();
 }
@@ -431,8 +473,27 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
   std::vector<const Literal*> pointers;
   pointers.reserve(args.size());
   for (const Literal& arg : args) pointers.push_back(&arg);
-  Evaluator evaluator(options.max_work);
+  Evaluator evaluator(options.max_work, options.oracle);
   return evaluator.Call(*module.entry(), pointers, nullptr);
+}
+
+absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
+                                           absl::Span<const Literal> args,
+                                           EvaluateOptions options) {
+  if (module.entry() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("module '", module.name(), "' has no entry computation"));
+  }
+  std::vector<const Literal*> pointers;
+  pointers.reserve(args.size());
+  for (const Literal& arg : args) pointers.push_back(&arg);
+  Evaluator evaluator(options.max_work, /*oracle=*/true);
+  OracleValue result;
+  ASSIGN_OR_RETURN(result.value,
+                   evaluator.Call(*module.entry(), pointers, nullptr));
+  const std::optional<Literal>& bound = evaluator.root_bound();
+  result.bounds = eval::BoundLeaves(result.value, bound ? &*bound : nullptr);
+  return result;
 }
 
 }  // namespace aotc

@@ -9,6 +9,8 @@
 #ifndef AOTC_COMPILER_EVALUATOR_EVALUATOR_H_
 #define AOTC_COMPILER_EVALUATOR_EVALUATOR_H_
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler/ir/literal.h"
@@ -23,6 +25,12 @@ struct EvaluateOptions {
   // exceeds this; 0 means no limit. Models may loop forever, so tools that
   // must finish set a budget.
   int64_t max_work = 0;
+  // The evaluator as the test oracle (oracle.h): f32 and f64 add-reductions
+  // sum in double (compensated for f64) instead of left to right in their
+  // type.
+  // Off, the evaluator is the constant folder and the meaning --strict-fp
+  // code reproduces bit for bit: every reducer applied in row-major order.
+  bool oracle = false;
 };
 
 // Evaluates the entry computation of a verified module on `args` (one per
@@ -31,6 +39,17 @@ struct EvaluateOptions {
 absl::StatusOr<Literal> EvaluateModule(const Module& module,
                                        absl::Span<const Literal> args,
                                        const EvaluateOptions& options = {});
+
+// The oracle's answer: the value (EvaluateModule's with `oracle` on) and, per
+// leaf of it, an f64 array of absolute error allowances for compiled code
+// whose float sums are reassociated (zero where no sum is involved).
+struct OracleValue {
+  Literal value;
+  std::vector<Literal> bounds;
+};
+absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
+                                           absl::Span<const Literal> args,
+                                           EvaluateOptions options = {});
 
 // Evaluates one computation of a verified module.
 absl::StatusOr<Literal> EvaluateComputation(

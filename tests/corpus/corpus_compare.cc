@@ -53,10 +53,18 @@ void MakePositive(Literal* literal) {
     return;
   }
   const PrimitiveType type = literal->shape().element_type();
-  if (!IsFloat(type) || !IsComputableType(type)) return;
+  if (!IsComputableType(type) || type == PrimitiveType::kPred) return;
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
-    if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
+      // Random integers are small ([-8, 8), [0, 16)): no overflow.
+      for (C& v : literal->mutable_data<C>()) {
+        if constexpr (std::is_signed_v<C>) {
+          if (v < 0) v = static_cast<C>(-v);
+        }
+        v = static_cast<C>(v + 1);
+      }
+    } else if constexpr (std::is_floating_point_v<C>) {
       for (C& v : literal->mutable_data<C>()) v = std::fabs(v) + C(0.5);
     } else if constexpr (std::is_same_v<C, Half> ||
                          std::is_same_v<C, BFloat16>) {
@@ -89,18 +97,28 @@ absl::StatusOr<std::unique_ptr<codegen::LoadedModel>> CompileAndLoad(
 }
 
 // An empty string when every result is within the default tolerance of
-// `expected`, else what differs.
+// `expected` plus `scale` times the oracle's summation bounds, else what
+// differs.
+// Adds the finite and both-NaN counts to `outcome` when given.
 std::string Differences(const std::vector<Literal>& got,
                         const std::vector<const Literal*>& expected,
-                        const std::string& what) {
+                        const std::vector<Literal>& bounds, double scale,
+                        const std::string& what,
+                        CorpusOutcome* outcome = nullptr) {
   if (got.size() != expected.size()) {
     return absl::StrCat(what, ": ", got.size(), " results, expected ",
                         expected.size());
   }
   for (size_t k = 0; k < got.size(); ++k) {
-    const Comparison c =
-        CompareLiterals(got[k], *expected[k],
-                        DefaultTolerance(expected[k]->shape().element_type()));
+    Literal bound = bounds[k];
+    for (double& b : bound.mutable_data<double>()) b *= scale;
+    const Comparison c = CompareLiterals(
+        got[k], *expected[k],
+        DefaultTolerance(expected[k]->shape().element_type()), &bound);
+    if (outcome != nullptr) {
+      outcome->finite += c.finite;
+      outcome->both_nan += c.both_nan;
+    }
     if (!c.ok()) {
       return absl::StrCat(what, " result ", k, ": ", c.mismatches, " of ",
                           c.elements, " elements differ; first ",
@@ -149,7 +167,7 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
   }
   EvaluateOptions eval_options;
   eval_options.max_work = options.work_budget;
-  auto expected = EvaluateModule(**module, *args, eval_options);
+  auto expected = EvaluateOracle(**module, *args, eval_options);
   if (!expected.ok()) {
     const std::string message = FirstLine(expected.status().message());
     if (message.find("evaluation stopped after") != std::string::npos) {
@@ -159,8 +177,11 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
   }
   auto results = (*loaded)->Run(*args);
   if (!results.ok()) return {Kind::kFailed, FirstLine(results.status().message())};
-  const std::vector<const Literal*> leaves = expected->Leaves();
-  if (std::string d = Differences(*results, leaves, "fused"); !d.empty()) {
+  const std::vector<const Literal*> leaves = expected->value.Leaves();
+  CorpusOutcome matched{Kind::kMatched, ""};
+  if (std::string d = Differences(*results, leaves, expected->bounds, 1,
+                                  "fused", &matched);
+      !d.empty()) {
     return {Kind::kFailed, d};
   }
   if (options.compare_unfused &&
@@ -178,12 +199,14 @@ CorpusOutcome CompileAndCompare(const std::string& text, const std::string& name
     }
     std::vector<const Literal*> fused;
     for (const Literal& r : *results) fused.push_back(&r);
-    if (std::string d = Differences(*unfused_results, fused, "unfused vs fused");
+    // Each within its bound of the oracle: within twice of each other.
+    if (std::string d = Differences(*unfused_results, fused, expected->bounds,
+                                    2, "unfused vs fused");
         !d.empty()) {
       return {Kind::kFailed, d};
     }
   }
-  return {Kind::kMatched, ""};
+  return matched;
 }
 
 CorpusSubset CompareCorpusSubset(

@@ -5,11 +5,14 @@
 //
 // The module goes through the optimization pipeline (fusion included), is
 // compiled for this host, linked in memory, run on seeded random inputs and
-// compared with the evaluator running the module as read. Inputs are
-// domain-safe: when a module takes logarithms, square roots or powers,
-// float inputs are made positive (|x| + 0.5), so that results are numbers
-// rather than NaN, which would match trivially. The outcome says what
-// happened, with a reason for everything but a match.
+// compared with the evaluator (oracle mode) running the module as read.
+// Inputs are domain-safe: when a module takes logarithms, square roots or
+// powers, float inputs are made positive (|x| + 0.5) and integer inputs at
+// least 1 (|x| + 1, so that an integer converted to float and then taken
+// the logarithm of is finite too), so that results are numbers rather than
+// NaN, which would match trivially. The outcome says what happened, with a
+// reason for everything but a match, and counts the compared float values
+// that were finite and those that were NaN on both sides.
 #ifndef AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
 #define AOTC_TESTS_CORPUS_CORPUS_COMPARE_H_
 
@@ -44,6 +47,9 @@ struct CorpusOutcome {
   };
   Kind kind;
   std::string detail;
+  // Over the results of a compared module (Comparison::finite, both_nan).
+  int64_t finite = 0;
+  int64_t both_nan = 0;
 };
 
 // `text` is the module's HLO text, `name` its file name (for locations).
