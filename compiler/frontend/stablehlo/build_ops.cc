@@ -90,6 +90,7 @@ constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "call",
                                           "case",
                                           "compare",
+                                          "composite",
                                           "concatenate",
                                           "constant",
                                           "convolution",
@@ -115,6 +116,41 @@ constexpr std::string_view kOtherOps[] = {"broadcast_in_dim",
                                           "transpose",
                                           "tuple",
                                           "while"};
+
+// `text` as an HLO attribute string: quoted, with '"' and '\\' escaped.
+std::string QuoteForHlo(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+// The source text of the bracket group that starts at `offset` ('{'),
+// strings inside it skipped; the rest of the text when it never closes.
+std::string_view SourceGroup(std::string_view text, size_t offset) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = offset; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[' || c == '(' || c == '<') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ')' || c == '>') {
+      if (--depth == 0) return text.substr(offset, i + 1 - offset);
+    }
+  }
+  return text.substr(offset);
+}
 
 }  // namespace
 
@@ -388,6 +424,38 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
     op.tuple_result = op.result_types.size() > 1;
     Instruction* c = emit(Opcode::kCall, shape, op.operands);
     c->set_called_computations({callee});
+    return c;
+  }
+  if (name == "composite") {
+    // A call of the decomposition that keeps what the composite was, as
+    // XLA's `call ..., is_composite=true` does; inlining uses the
+    // decomposition for code generation.
+    const Attr* n = reader.Find("name");
+    const Attr* d = reader.Find("decomposition");
+    if (n == nullptr || n->s.empty()) {
+      return ErrorAt(op.name_tok, "composite needs a name");
+    }
+    if (d == nullptr || d->s.empty()) {
+      return ErrorAt(op.name_tok, "composite needs a decomposition = @function");
+    }
+    Computation* callee = FunctionRef(d->s, d->tok);
+    if (op.result_types.empty()) shape = Shape::Tuple({});
+    op.tuple_result = op.result_types.size() > 1;
+    Instruction* c = emit(Opcode::kCall, shape, op.operands);
+    c->set_called_computations({callee});
+    int64_t version = 0;
+    if (const Attr* v = reader.Find("version")) version = v->i;
+    std::string attributes = "{}";
+    if (const Attr* a = reader.Find("composite_attributes");
+        a != nullptr && a->kind == Attr::Kind::kDict) {
+      attributes = std::string(SourceGroup(lexer_.text(), a->tok.offset));
+    }
+    c->mutable_raw_attributes().push_back({"is_composite", "true"});
+    c->mutable_raw_attributes().push_back(
+        {"frontend_attributes",
+         absl::StrCat("{composite.attributes=", QuoteForHlo(attributes),
+                      ",composite.name=", QuoteForHlo(n->s),
+                      ",composite.version=\"", version, "\"}")});
     return c;
   }
   if (name == "custom_call") {

@@ -457,6 +457,19 @@ absl::Status Parser::ParsePrettyOp(Scope* scope, OpState* op) {
                                     : "unsupported operation '",
                                 name, "'"));
   }
+  if (name == "stablehlo.composite") {
+    // composite "ns.op" %a, %b {composite_attributes = {...},
+    //     decomposition = @f, version = 1 : i32} : (...) -> ...
+    if (!tok_.Is(TokKind::kString)) return Expected("the composite's name");
+    ASSIGN_OR_RETURN(Attr composite_name, ParseAttrValue(0));
+    op->attrs.push_back({"name", std::move(composite_name)});
+    RETURN_IF_ERROR(ParseOperandList(scope, op));
+    if (tok_.Is(TokKind::kLBrace)) {
+      RETURN_IF_ERROR(ParseAttrDict(&op->attrs, TokKind::kRBrace, 0));
+    }
+    std::vector<Shape> operand_types;
+    return ParseOpTypes(&operand_types, &op->result_types);
+  }
   if (name == "stablehlo.while") return ParsePrettyWhile(scope, op);
   if (name == "stablehlo.reduce") return ParsePrettyReduce(scope, op);
   if (name == "stablehlo.convolution") {

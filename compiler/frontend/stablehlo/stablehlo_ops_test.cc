@@ -567,5 +567,58 @@ TEST(StableHloEvalTest, JaxStyleProgramGivesHandComputedNumbers) {
   EXPECT_EQ(result->Get<float>(2), 3.0f);
 }
 
+// stablehlo.composite, pretty and generic: a call of the decomposition that
+// keeps the composite's name, version and attributes (as XLA's
+// `call ..., is_composite=true`), evaluated through the decomposition:
+// a + 2b with a = (1, 2), b = (10, 20) is (21, 42), twice over (21 + 20,
+// 42 + 40) = (41, 82).
+TEST(StableHloCompositeTest, IsACallOfItsDecompositionThatKeepsWhatItWas) {
+  auto m = Load(R"(module @m {
+  func.func public @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.composite "my.scaled_add" %a, %b {composite_attributes = {scale = 2.000000e+00 : f32, note = "x}"}, decomposition = @scaled_add, version = 3 : i32} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    %1 = "stablehlo.composite"(%0, %b) <{decomposition = @scaled_add, name = "my.scaled_add"}> : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+  func.func private @scaled_add(%x: tensor<2xf32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+    %c = stablehlo.constant dense<2.000000e+00> : tensor<2xf32>
+    %0 = stablehlo.multiply %y, %c : tensor<2xf32>
+    %1 = stablehlo.add %x, %0 : tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+})");
+  ASSERT_NE(m, nullptr);
+  const Instruction* outer = m->entry()->root();
+  ASSERT_EQ(outer->opcode(), Opcode::kCall);
+  EXPECT_EQ(outer->to_apply()->name(), "scaled_add");
+  const Instruction* inner = outer->operand(0);
+  ASSERT_EQ(inner->opcode(), Opcode::kCall);
+  ASSERT_NE(inner->FindRawAttribute("is_composite"), nullptr);
+  EXPECT_EQ(*inner->FindRawAttribute("is_composite"), "true");
+  ASSERT_NE(inner->FindRawAttribute("frontend_attributes"), nullptr);
+  EXPECT_EQ(*inner->FindRawAttribute("frontend_attributes"),
+            R"({composite.attributes="{scale = 2.000000e+00 : f32, note = \"x}\"}",)"
+            R"(composite.name="my.scaled_add",composite.version="3"})");
+  EXPECT_EQ(*outer->FindRawAttribute("frontend_attributes"),
+            R"({composite.attributes="{}",composite.name="my.scaled_add",)"
+            R"(composite.version="0"})");
+  Literal a(Shape::Array(PrimitiveType::kF32, {2}));
+  a.Set<float>(0, 1);
+  a.Set<float>(1, 2);
+  Literal b(Shape::Array(PrimitiveType::kF32, {2}));
+  b.Set<float>(0, 10);
+  b.Set<float>(1, 20);
+  absl::StatusOr<Literal> r = EvaluateModule(*m, {a, b});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->Get<float>(0), 41.0f);
+  EXPECT_EQ(r->Get<float>(1), 82.0f);
+  EXPECT_THAT(LoadError(R"(module @m {
+  func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.composite "my.op" %a {version = 1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+})"),
+              HasSubstr("bad.mlir:3:10: error: composite needs a decomposition"));
+}
+
 }  // namespace
 }  // namespace aotc
