@@ -405,12 +405,12 @@ llvm::Value* EmitComplexLog(llvm::IRBuilderBase& b, llvm::Value* z) {
 }
 
 llvm::Value* EmitComplexLog1p(llvm::IRBuilderBase& b, llvm::Value* z) {
-  // log(1 + z) = log1p(2x + x^2 + y^2) / 2 + i atan2(y, 1 + x), as the
-  // evaluator.
+  // log(1 + z) = log1p(x(2 + x) + y^2) / 2 + i atan2(y, 1 + x), as the
+  // evaluator: 2 + x is exact near x = -2, where 2x + x^2 would cancel, and
+  // the product and the sum round once where the target fuses them.
   return OnParts(b, z, [](const Fp& f, Parts p) {
     llvm::IRBuilderBase& b = f.b();
-    Value* arg =
-        f.Add(f.Add(f.Mul(f.C(2), p.re), f.Mul(p.re, p.re)), f.Mul(p.im, p.im));
+    Value* arg = f.MulAdd(p.re, f.Add(f.C(2), p.re), f.Mul(p.im, p.im));
     return Parts{f.Mul(f.C(0.5), EmitLog1p(b, arg)),
                  EmitAtan2(b, p.im, f.Add(f.C(1), p.re))};
   });

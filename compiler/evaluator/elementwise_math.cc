@@ -155,14 +155,17 @@ T ComplexExpm1(T z) {
            std::exp(a) * std::sin(b));
 }
 
-// log(1 + z): real part 0.5 * log1p(2a + a^2 + b^2), imaginary atan2(b, 1+a).
+// log(1 + z): real part 0.5 * log1p(a(2 + a) + b^2), imaginary atan2(b, 1+a).
+// a(2 + a) with one fused rounding (2 + a is exact near a = -2, where
+// 2a + a^2 cancels), in double for c64.
 template <typename T>
 T ComplexLog1p(T z) {
   using R = typename T::value_type;
-  const R a = z.real();
-  const R b = z.imag();
-  return T(R(0.5) * std::log1p(R(2) * a + a * a + b * b),
-           std::atan2(b, R(1) + a));
+  using W = std::conditional_t<std::is_same_v<R, float>, double, R>;
+  const W a = z.real();
+  const W b = z.imag();
+  return T(static_cast<R>(W(0.5) * std::log1p(std::fma(a, W(2) + a, b * b))),
+           std::atan2(z.imag(), R(1) + z.real()));
 }
 
 // Complex power with the special cases XLA's evaluator gives: x^0 = 1 and
