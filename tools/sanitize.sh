@@ -12,7 +12,8 @@
 # Left out of the sanitizer run, to keep .ci/run under 45 minutes on 2 cores
 # (the normal build runs all of them): the whole-corpus tests (every corpus
 # module evaluated, compiled and compared: minutes each even without
-# sanitizers), bench_smoke (no benchmarks are built here), and the
+# sanitizers), the StableHLO conformance suite (1820 programs compiled and
+# evaluated, likewise), bench_smoke (no benchmarks are built here), and the
 # cmake_integration tests (downstream projects built without sanitizers
 # cannot link the instrumented runtime).
 set -euo pipefail
@@ -26,7 +27,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_retur
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 (cd "$build" && ctest --output-on-failure -j "$(nproc)" -LE fuzz \
-  -E '^(Shard/CorpusEvalTest|Shard/CorpusCodegenTest|CorpusRoundTripTest|bench_smoke|cmake_integration/)' \
+  -E '^(Shard/CorpusEvalTest|Shard/CorpusCodegenTest|CorpusRoundTripTest|bench_smoke|cmake_integration/|conformance/)' \
   "$@") || status=$?
 "$root/tools/fuzz.sh" smoke -j "$(nproc)" || status=$?
 exit $status

@@ -214,10 +214,11 @@ TEST(StableHloEvalCorpusTest, MainGivesTheExpectedValues) {
   }
   for (const std::string& m : mismatches)
     std::printf("  MISMATCH %s\n", m.c_str());
-  // All but log1p_complex64_20_20 (the evaluator's complex log1p is off by
-  // more than 3 ulps in one element); the 92 CHLO files do not load yet.
-  EXPECT_GE(matched, 1727);
-  EXPECT_LE(compared - matched, 1);
+  // All but cosh_float32_20_20_chlo and sinh_float32_20_20_chlo, whose
+  // expected values are 4-6 ulps from the exact ones in a few elements
+  // (docs/conformance.md); atan on complex128 does not load.
+  EXPECT_GE(matched, 1817);
+  EXPECT_LE(compared - matched, 2);
 }
 
 }  // namespace
