@@ -37,7 +37,8 @@ std::optional<std::string> CheckRow(const float* cache, const float* x,
     if (cache[kPos * kWidth + j] != x[j] ||
         cache[(kPos - 1) * kWidth + j] != old ||
         cache[(kPos + 1) * kWidth + j] != old) {
-      return "kv_cache: row " + std::to_string(kPos) + " or a neighbour is wrong";
+      return "kv_cache: row " + std::to_string(kPos) +
+             " or a neighbour is wrong";
     }
   }
   return std::nullopt;

@@ -36,9 +36,10 @@ std::optional<BufferPlaces::Extent> BufferPlaces::ExtentOf(
   const int64_t bytes = a.shape().ByteSize();
   if (p.kind == Place::kTemp) return Extent{0, p.value, p.value + bytes};
   if (!is_entry_) return Extent{1, 0, std::numeric_limits<int64_t>::max()};
-  const int64_t space = p.kind == Place::kResult && p.donated_arg >= 0
+  const bool result = p.kind == Place::kResult;
+  const int64_t space = result && p.donated_arg >= 0
                             ? 2 + 2 * p.donated_arg
-                            : 2 + 2 * p.value + (p.kind == Place::kResult ? 1 : 0);
+                            : 2 + 2 * p.value + (result ? 1 : 0);
   return Extent{static_cast<int>(space), 0, bytes};
 }
 

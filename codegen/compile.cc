@@ -96,9 +96,10 @@ llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
     llvm::Value* copy = b.CreateAlloca(type);
     for (size_t k = 0; k < sig.results.size(); ++k) {
       const int a = sig.results[k].aliased;
-      llvm::Value* p =
-          a >= 0 ? b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), a))
-                 : b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, results, k));
+      llvm::Value* slot =
+          a >= 0 ? b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), a)
+                 : b.CreateConstInBoundsGEP1_64(ptr, results, k);
+      llvm::Value* p = b.CreateLoad(ptr, slot);
       b.CreateStore(p, b.CreateConstInBoundsGEP2_64(type, copy, 0, k));
     }
     results = copy;
@@ -139,7 +140,8 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
       return a;
     };
     llvm::Value* args = pack(0, n_args);
-    llvm::Type* type = llvm::ArrayType::get(ptr, std::max<size_t>(n_results, 1));
+    llvm::Type* type =
+        llvm::ArrayType::get(ptr, std::max<size_t>(n_results, 1));
     llvm::Value* results = b.CreateAlloca(type);
     for (size_t k = 0, next = n_args; k < n_results; ++k) {
       llvm::Value* p = sig.results[k].aliased >= 0

@@ -50,15 +50,15 @@ Literal Filled(const Shape& shape, float start, float step) {
 }
 
 TEST(DonationE2eTest, CacheStepMatchesEvaluator) {
-  ExpectMatchesEvaluator(
-      kCacheStep, {Filled(Shape::Array(P::kF32, {1, 1024}), 1, 0.5f),
-                   Filled(Shape::Array(P::kF32, {256, 1024}), -3, 0.25f),
-                   Scalar<P::kS32>(77)});
+  ExpectMatchesEvaluator(kCacheStep,
+                         {Filled(Shape::Array(P::kF32, {1, 1024}), 1, 0.5f),
+                          Filled(Shape::Array(P::kF32, {256, 1024}), -3, 0.25f),
+                          Scalar<P::kS32>(77)});
   // Out of range: the start is clamped to the last row (255).
-  ExpectMatchesEvaluator(
-      kCacheStep, {Filled(Shape::Array(P::kF32, {1, 1024}), 1, 0.5f),
-                   Filled(Shape::Array(P::kF32, {256, 1024}), -3, 0.25f),
-                   Scalar<P::kS32>(1000)});
+  ExpectMatchesEvaluator(kCacheStep,
+                         {Filled(Shape::Array(P::kF32, {1, 1024}), 1, 0.5f),
+                          Filled(Shape::Array(P::kF32, {256, 1024}), -3, 0.25f),
+                          Scalar<P::kS32>(1000)});
 }
 
 // The cache is mapped read-only except the page of the row the step
@@ -126,7 +126,7 @@ ENTRY main {
 TEST(DonationE2eTest, DonatedResultsStillReadAreCopiedLast) {
   std::vector<float> c(16), d(16);
   for (int i = 0; i < 16; ++i) {
-    c[i] = static_cast<float>(i);       // sum 120
+    c[i] = static_cast<float>(i);  // sum 120
     d[i] = static_cast<float>(100 + i);
   }
   auto square = [](const std::vector<float>& v) {
@@ -136,11 +136,11 @@ TEST(DonationE2eTest, DonatedResultsStillReadAreCopiedLast) {
   };
   auto results = CompileAndRun(kHazards, {square(c), square(d)});
   ASSERT_TRUE(results.ok()) << results.status();
-  EXPECT_EQ(Values<P::kF32>((*results)[0])[5], 6.0f);       // c + 1
-  EXPECT_EQ(Values<P::kF32>((*results)[1])[0], 120.0f);     // sum of c
-  EXPECT_EQ(Values<P::kF32>((*results)[2])[0], 112.0f);     // d row 3
-  EXPECT_EQ(Values<P::kF32>((*results)[2])[12], 100.0f);    // d row 0
-  EXPECT_EQ(Values<P::kF32>((*results)[3])[5], 5.0f);       // c unchanged
+  EXPECT_EQ(Values<P::kF32>((*results)[0])[5], 6.0f);     // c + 1
+  EXPECT_EQ(Values<P::kF32>((*results)[1])[0], 120.0f);   // sum of c
+  EXPECT_EQ(Values<P::kF32>((*results)[2])[0], 112.0f);   // d row 3
+  EXPECT_EQ(Values<P::kF32>((*results)[2])[12], 100.0f);  // d row 0
+  EXPECT_EQ(Values<P::kF32>((*results)[3])[5], 5.0f);     // c unchanged
   // The plan: neither donated result is written in place.
   auto module = LoadModuleFromString(kHazards, "test.hlo");
   ASSERT_TRUE(module.ok());
@@ -164,8 +164,9 @@ ENTRY main {
   const BufferPlan plan = AssignBuffers(*(*module)->entry());
   const Instruction* n = (*module)->entry()->root();
   EXPECT_EQ(plan.result_index.at(n), (std::vector<int>{0}));
-  ExpectMatchesEvaluator(kInPlace, {Vec<P::kF32>({1, 2, 3, 4, 5, 6, 7, 8}),
-                                    Vec<P::kF32>({2, 2, 2, 2, -1, -1, 0, 0.5})});
+  ExpectMatchesEvaluator(kInPlace,
+                         {Vec<P::kF32>({1, 2, 3, 4, 5, 6, 7, 8}),
+                          Vec<P::kF32>({2, 2, 2, 2, -1, -1, 0, 0.5})});
 }
 
 TEST(DonationE2eTest, ExchangingDonatedBuffersIsRefused) {

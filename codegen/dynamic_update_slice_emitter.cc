@@ -44,8 +44,9 @@ absl::Status EmitDynamicUpdateSlice(const LoopArgs& a) {
   }
   if (update.ElementCount() == 0) return absl::OkStatus();
   ElementalEmitter elemental(a.mc, b);
-  ASSIGN_OR_RETURN(std::vector<Value*> starts,
-                   elemental.ClampedStarts(a.inst, a.ops, 2, update.dimensions()));
+  ASSIGN_OR_RETURN(
+      std::vector<Value*> starts,
+      elemental.ClampedStarts(a.inst, a.ops, 2, update.dimensions()));
   EmitBoxLoop(b, update.dimensions(), a.inst.name() + ".update",
               [&](const std::vector<Value*>& at) {
                 if (!status.ok()) return;
@@ -72,7 +73,8 @@ absl::Status EmitDynamicUpdateSlice(const LoopArgs& a) {
 std::optional<StrategyPlan> PlanDynamicUpdateSlice(const Instruction& inst) {
   // A larger update is cheaper as one element loop over the output
   // (element-loops) when not in place.
-  if (!inst.shape().IsArray() || !IsSmallDynamicUpdate(inst)) return std::nullopt;
+  if (!inst.shape().IsArray() || !IsSmallDynamicUpdate(inst))
+    return std::nullopt;
   // Serial: the copy and the update must not interleave across threads.
   StrategyPlan plan;
   plan.name = "dynamic-update-slice";

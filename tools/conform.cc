@@ -64,7 +64,8 @@ double FloatValue(PrimitiveType t, uint64_t bits) {
     case PrimitiveType::kF16:
       return static_cast<float>(Half::FromBits(static_cast<uint16_t>(bits)));
     case PrimitiveType::kBF16:
-      return static_cast<float>(BFloat16::FromBits(static_cast<uint16_t>(bits)));
+      return static_cast<float>(
+          BFloat16::FromBits(static_cast<uint16_t>(bits)));
     default:
       return NarrowToDouble(t, static_cast<uint8_t>(bits));
   }
@@ -77,14 +78,15 @@ uint64_t UlpDistance(const Part& a, const Part& b) {
   auto ordered = [](const Part& p) -> __int128 {
     const uint64_t sign = (p.bits >> (p.width - 1)) & 1;
     const uint64_t magnitude =
-        p.bits & ((p.width == 64 ? ~uint64_t{0} : (uint64_t{1} << p.width) - 1) >> 1);
+        p.bits &
+        ((p.width == 64 ? ~uint64_t{0} : (uint64_t{1} << p.width) - 1) >> 1);
     return sign ? -static_cast<__int128>(magnitude)
                 : static_cast<__int128>(magnitude);
   };
   const __int128 d = ordered(a) - ordered(b);
   const __int128 m = d < 0 ? -d : d;
   return m > static_cast<__int128>(UINT64_MAX) ? UINT64_MAX
-                                                 : static_cast<uint64_t>(m);
+                                               : static_cast<uint64_t>(m);
 }
 
 // Whether two float parts satisfy the check; `note` gets the distance.
@@ -195,7 +197,8 @@ std::string ApplyCheck(CheckKind kind, const Literal& actual,
     std::string note;
     std::string got, want;
     if (floating) {
-      const std::vector<Part> a = parts_of(actual, i), e = parts_of(expected, i);
+      const std::vector<Part> a = parts_of(actual, i),
+                              e = parts_of(expected, i);
       for (size_t p = 0; p < a.size(); ++p) {
         match = PartsMatch(kind, a[p], e[p], &note) && match;
       }
@@ -215,7 +218,8 @@ std::string ApplyCheck(CheckKind kind, const Literal& actual,
       if (!match && differing == 0) {
         auto text = [&](uint64_t bits) -> std::string {
           if (IsNarrowType(type)) {
-            return absl::StrCat(SubByteIntValue(type, static_cast<uint8_t>(bits)));
+            return absl::StrCat(
+                SubByteIntValue(type, static_cast<uint8_t>(bits)));
           }
           if (type == PrimitiveType::kPred) return bits ? "true" : "false";
           if (IsSignedInt(type)) {
@@ -236,8 +240,8 @@ std::string ApplyCheck(CheckKind kind, const Literal& actual,
     ++differing;
   }
   if (differing == 0) return "";
-  return absl::StrCat(std::string(CheckKindName(kind)), ": ", differing, " of ", n,
-                      " elements differ; first ", first);
+  return absl::StrCat(std::string(CheckKindName(kind)), ": ", differing, " of ",
+                      n, " elements differ; first ", first);
 }
 
 namespace {
@@ -249,7 +253,8 @@ std::vector<Instruction*> FindChecks(const Computation& entry) {
   std::vector<Instruction*> checks;
   for (const auto& inst : entry.instructions()) {
     if (inst->opcode() == Opcode::kCustomCall &&
-        absl::StartsWith(absl::string_view(inst->attrs().custom_call_target), "check.")) {
+        absl::StartsWith(absl::string_view(inst->attrs().custom_call_target),
+                         "check.")) {
       checks.push_back(inst.get());
     }
   }
@@ -264,10 +269,9 @@ absl::Status ValidateChecks(const std::vector<Instruction*>& checks) {
   }
   for (const Instruction* c : checks) {
     if (c->operand_count() != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(c->location().ToString(), ": ",
-                       c->attrs().custom_call_target, " takes 2 operands, got ",
-                       c->operand_count()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          c->location().ToString(), ": ", c->attrs().custom_call_target,
+          " takes 2 operands, got ", c->operand_count()));
     }
   }
   return absl::OkStatus();
@@ -283,9 +287,9 @@ absl::Status ReplaceRootAndDropChecks(Module& module,
   if (values.size() > 1) {
     std::vector<Shape> shapes;
     for (const Instruction* v : values) shapes.push_back(v->shape());
-    root = entry.AddInstruction(Instruction::Create(
-        Opcode::kTuple, "conform.results", Shape::Tuple(std::move(shapes)),
-        values));
+    root = entry.AddInstruction(
+        Instruction::Create(Opcode::kTuple, "conform.results",
+                            Shape::Tuple(std::move(shapes)), values));
   }
   entry.set_root(root);
   for (Instruction* c : checks) {
@@ -322,9 +326,8 @@ absl::StatusOr<std::vector<Literal>> CallsToParameters(
   std::vector<Literal> inputs;
   int64_t number = entry.num_parameters();
   auto add_parameter = [&](const Shape& shape) {
-    auto p = Instruction::Create(Opcode::kParameter,
-                                 absl::StrCat("conform.input", number), shape,
-                                 {});
+    auto p = Instruction::Create(
+        Opcode::kParameter, absl::StrCat("conform.input", number), shape, {});
     p->mutable_attrs().parameter_number = number++;
     return entry.AddInstruction(std::move(p));
   };
@@ -343,9 +346,8 @@ absl::StatusOr<std::vector<Literal>> CallsToParameters(
     std::vector<Instruction*> parameters;
     for (const Literal& element : value->tuple_elements()) {
       if (element.IsTuple()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("the input call ", call->name(),
-                         " returns a nested tuple"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the input call ", call->name(), " returns a nested tuple"));
       }
       parameters.push_back(add_parameter(element.shape()));
       inputs.push_back(element);
@@ -377,11 +379,13 @@ absl::StatusOr<ConformProgram> PrepareConformProgram(
   ConformProgram program;
   // The expected values, from the module as written.
   {
-    const std::vector<Instruction*> checks = FindChecks(*expected_copy->entry());
+    const std::vector<Instruction*> checks =
+        FindChecks(*expected_copy->entry());
     if (absl::Status s = ValidateChecks(checks); !s.ok()) return s;
     std::vector<Instruction*> values;
     for (Instruction* c : checks) {
-      absl::StatusOr<CheckKind> kind = ParseCheckKind(c->attrs().custom_call_target);
+      absl::StatusOr<CheckKind> kind =
+          ParseCheckKind(c->attrs().custom_call_target);
       if (!kind.ok()) return kind.status();
       program.checks.push_back({*kind, Literal()});
       values.push_back(c->operand(1));
@@ -391,14 +395,16 @@ absl::StatusOr<ConformProgram> PrepareConformProgram(
           "the entry computation of a self-checking program takes no "
           "parameters");
     }
-    if (absl::Status s = ReplaceRootAndDropChecks(*expected_copy, checks, values);
+    if (absl::Status s =
+            ReplaceRootAndDropChecks(*expected_copy, checks, values);
         !s.ok()) {
       return s;
     }
     absl::StatusOr<Literal> expected = EvaluateModule(*expected_copy, {});
     if (!expected.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot evaluate the expected values: ", expected.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot evaluate the expected values: ",
+                       expected.status().message()));
     }
     for (size_t i = 0; i < program.checks.size(); ++i) {
       program.checks[i].expected =
@@ -430,7 +436,8 @@ namespace {
 // the reasons.
 bool IsUnsupportedError(const absl::Status& status) {
   const absl::string_view m = status.message();
-  return absl::IsUnimplemented(status) || absl::StrContains(m, "not supported") ||
+  return absl::IsUnimplemented(status) ||
+         absl::StrContains(m, "not supported") ||
          absl::StrContains(m, "unsupported");
 }
 
@@ -469,7 +476,8 @@ absl::StatusOr<std::vector<Literal>> RunCompiled(const ConformProgram& program,
 
 absl::StatusOr<std::vector<Literal>> RunEvaluator(
     const ConformProgram& program) {
-  absl::StatusOr<Literal> result = EvaluateModule(*program.module, program.inputs);
+  absl::StatusOr<Literal> result =
+      EvaluateModule(*program.module, program.inputs);
   if (!result.ok()) return result.status();
   std::vector<Literal> results;
   if (program.checks.size() == 1) {
@@ -497,7 +505,8 @@ ConformResult ConformFile(const std::string& path, bool use_evaluator) {
   if (!results.ok()) return FromError(results.status());
   if (results->size() != program->checks.size()) {
     return Fail(absl::StrCat("the program returned ", results->size(),
-                             " values for ", program->checks.size(), " checks"));
+                             " values for ", program->checks.size(),
+                             " checks"));
   }
   for (size_t i = 0; i < results->size(); ++i) {
     const ConformProgram::Check& check = program->checks[i];

@@ -39,17 +39,19 @@ float Up(float x, int ulps) {
 }
 
 TEST(ApplyCheck, ExpectCloseAllowsThreeUlpsInTheElementType) {
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, F32({Up(1.0f, 3)}), F32({1.0f})),
-            "");
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, F32({Up(1.0f, 4)}), F32({1.0f})),
-            "expect_close: 1 of 1 elements differ; first [0]: got 1.00000048, "
-            "expected 1 (4 ulps)");
+  EXPECT_EQ(
+      ApplyCheck(CheckKind::kExpectClose, F32({Up(1.0f, 3)}), F32({1.0f})), "");
+  EXPECT_EQ(
+      ApplyCheck(CheckKind::kExpectClose, F32({Up(1.0f, 4)}), F32({1.0f})),
+      "expect_close: 1 of 1 elements differ; first [0]: got 1.00000048, "
+      "expected 1 (4 ulps)");
   // Across zero: the smallest denormal on each side of +-0 are 2 apart.
   const float tiny = std::numeric_limits<float>::denorm_min();
   EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, F32({-tiny}), F32({tiny})), "");
   EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, F32({-0.0f}), F32({0.0f})), "");
-  EXPECT_NE(ApplyCheck(CheckKind::kExpectClose, F32({-2 * tiny}), F32({2 * tiny})),
-            "");  // 4 apart
+  EXPECT_NE(
+      ApplyCheck(CheckKind::kExpectClose, F32({-2 * tiny}), F32({2 * tiny})),
+      "");  // 4 apart
 }
 
 TEST(ApplyCheck, UlpsAreCountedInNarrowFloatTypes) {
@@ -84,7 +86,8 @@ TEST(ApplyCheck, NanMatchesOnlyNanAndInfinityOnlyItself) {
   for (CheckKind kind : {CheckKind::kExpectEq, CheckKind::kExpectClose,
                          CheckKind::kExpectAlmostEq}) {
     SCOPED_TRACE(std::string(CheckKindName(kind)));
-    EXPECT_EQ(ApplyCheck(kind, F32({nan, inf, -inf}), F32({-nan, inf, -inf})), "");
+    EXPECT_EQ(ApplyCheck(kind, F32({nan, inf, -inf}), F32({-nan, inf, -inf})),
+              "");
     EXPECT_NE(ApplyCheck(kind, F32({nan}), F32({1.0f})), "");
     EXPECT_NE(ApplyCheck(kind, F32({1.0f}), F32({nan})), "");
     EXPECT_NE(ApplyCheck(kind, F32({inf}), F32({-inf})), "");
@@ -96,31 +99,37 @@ TEST(ApplyCheck, NanMatchesOnlyNanAndInfinityOnlyItself) {
 }
 
 TEST(ApplyCheck, ExpectEqIsExactAndAlmostEqIsAbsolute) {
-  EXPECT_NE(ApplyCheck(CheckKind::kExpectEq, F32({Up(1.0f, 1)}), F32({1.0f})), "");
+  EXPECT_NE(ApplyCheck(CheckKind::kExpectEq, F32({Up(1.0f, 1)}), F32({1.0f})),
+            "");
   EXPECT_EQ(ApplyCheck(CheckKind::kExpectEq, F32({-0.0f}), F32({0.0f})), "");
   // 1000 + 0.0009765625 (2^-10, exact in f32) is within 0.001 of 1000;
   // 1000 + 0.00109863 (9 * 2^-13) is not, though only 1e-6 relative.
   EXPECT_EQ(ApplyCheck(CheckKind::kExpectAlmostEq, F32({1000.0f + 0x1p-10f}),
                        F32({1000.0f})),
             "");
-  EXPECT_NE(ApplyCheck(CheckKind::kExpectAlmostEq, F32({1000.0f + 9 * 0x1p-13f}),
-                       F32({1000.0f})),
+  EXPECT_NE(ApplyCheck(CheckKind::kExpectAlmostEq,
+                       F32({1000.0f + 9 * 0x1p-13f}), F32({1000.0f})),
             "");
   // 1e-3 absolute even for tiny values: 0.0005 vs 0.0014 passes.
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectAlmostEq, F32({0.0005f}), F32({0.0014f})),
-            "");
+  EXPECT_EQ(
+      ApplyCheck(CheckKind::kExpectAlmostEq, F32({0.0005f}), F32({0.0014f})),
+      "");
 }
 
 TEST(ApplyCheck, ComplexNeedsBothParts) {
   using C = std::complex<float>;
   auto c64 = [](std::vector<C> v) { return Vector(PrimitiveType::kC64, v); };
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, c64({C(1, Up(2, 3))}), c64({C(1, 2)})),
+  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, c64({C(1, Up(2, 3))}),
+                       c64({C(1, 2)})),
             "");
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, c64({C(1, Up(2, 4))}), c64({C(1, 2)})),
-            "expect_close: 1 of 1 elements differ; first [0]: got (1, 2.00000095), "
-            "expected (1, 2) (4 ulps)");
-  EXPECT_NE(ApplyCheck(CheckKind::kExpectEq, c64({C(Up(1, 1), 2)}), c64({C(1, 2)})),
-            "");
+  EXPECT_EQ(
+      ApplyCheck(CheckKind::kExpectClose, c64({C(1, Up(2, 4))}),
+                 c64({C(1, 2)})),
+      "expect_close: 1 of 1 elements differ; first [0]: got (1, 2.00000095), "
+      "expected (1, 2) (4 ulps)");
+  EXPECT_NE(
+      ApplyCheck(CheckKind::kExpectEq, c64({C(Up(1, 1), 2)}), c64({C(1, 2)})),
+      "");
 }
 
 TEST(ApplyCheck, IntegersArePrintedInTheirTypeAndMustBeExact) {
@@ -129,11 +138,12 @@ TEST(ApplyCheck, IntegersArePrintedInTheirTypeAndMustBeExact) {
                        Vector<int8_t>(PrimitiveType::kS8, {1, -2, 3})),
             "expect_almost_eq: 1 of 3 elements differ; first [1]: got -1, "
             "expected -2");
-  EXPECT_EQ(ApplyCheck(CheckKind::kExpectEq,
-                       Vector<uint64_t>(PrimitiveType::kU64, {~uint64_t{0}}),
-                       Vector<uint64_t>(PrimitiveType::kU64, {~uint64_t{0} - 1})),
-            "expect_eq: 1 of 1 elements differ; first [0]: got "
-            "18446744073709551615, expected 18446744073709551614");
+  EXPECT_EQ(
+      ApplyCheck(CheckKind::kExpectEq,
+                 Vector<uint64_t>(PrimitiveType::kU64, {~uint64_t{0}}),
+                 Vector<uint64_t>(PrimitiveType::kU64, {~uint64_t{0} - 1})),
+      "expect_eq: 1 of 1 elements differ; first [0]: got "
+      "18446744073709551615, expected 18446744073709551614");
   EXPECT_EQ(ApplyCheck(CheckKind::kExpectEq,
                        Vector<uint8_t>(PrimitiveType::kPred, {1, 0}),
                        Vector<uint8_t>(PrimitiveType::kPred, {1, 1})),
@@ -147,7 +157,8 @@ TEST(ApplyCheck, ShapesMustAgree) {
 }
 
 TEST(ParseCheckKind, NamesTheThreeChecks) {
-  EXPECT_EQ(*ParseCheckKind("check.expect_almost_eq"), CheckKind::kExpectAlmostEq);
+  EXPECT_EQ(*ParseCheckKind("check.expect_almost_eq"),
+            CheckKind::kExpectAlmostEq);
   EXPECT_FALSE(ParseCheckKind("check.expect_lt").ok());
 }
 

@@ -53,7 +53,8 @@ class AliasScanner {
 
  private:
   void SkipSpace() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+    while (pos_ < text_.size() &&
+           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
       ++pos_;
     }
   }
@@ -69,7 +70,8 @@ class AliasScanner {
     SkipSpace();
     const size_t start = pos_;
     int64_t v = 0;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+    while (pos_ < text_.size() &&
+           std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
       if (v > (int64_t{1} << 40)) return false;
       v = v * 10 + (text_[pos_] - '0');
       ++pos_;
@@ -96,9 +98,9 @@ class AliasScanner {
     return aliases;
   }
   absl::Status Error(std::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input_output_alias: ", std::string(what), " at offset ", pos_, " of '",
-        std::string(text_), "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input_output_alias: ", std::string(what), " at offset ",
+                     pos_, " of '", std::string(text_), "'"));
   }
 
   std::string_view text_;
@@ -125,7 +127,8 @@ int LeafNumber(const Shape& shape, const std::vector<int64_t>& index) {
   const Shape* s = &shape;
   for (int64_t i : index) {
     for (int64_t k = 0; k < i; ++k) {
-      number += static_cast<int>(s->tuple_shapes(static_cast<int>(k)).Leaves().size());
+      number += static_cast<int>(
+          s->tuple_shapes(static_cast<int>(k)).Leaves().size());
     }
     s = &s->tuple_shapes(static_cast<int>(i));
   }
@@ -161,40 +164,49 @@ absl::StatusOr<std::vector<InputOutputAlias>> InputOutputAliases(
   const Location where{module.source(), 1, 1};
   absl::StatusOr<std::vector<InputOutputAlias>> aliases =
       ParseInputOutputAliasText(*text);
-  if (!aliases.ok()) return ErrorAt(where, std::string(aliases.status().message()));
+  if (!aliases.ok())
+    return ErrorAt(where, std::string(aliases.status().message()));
   const Computation* entry = module.entry();
-  if (entry == nullptr) return ErrorAt(where, "input_output_alias without an entry computation");
+  if (entry == nullptr)
+    return ErrorAt(where, "input_output_alias without an entry computation");
   std::set<std::vector<int64_t>> outputs;
   std::set<std::pair<int64_t, std::vector<int64_t>>> params;
   for (const InputOutputAlias& a : *aliases) {
-    const std::string what = absl::StrCat("input_output_alias: output ",
-                                          IndexText(a.output_index), " -> parameter ",
-                                          a.parameter, " ", IndexText(a.parameter_index));
+    const std::string what = absl::StrCat(
+        "input_output_alias: output ", IndexText(a.output_index),
+        " -> parameter ", a.parameter, " ", IndexText(a.parameter_index));
     const Shape* out = ShapeAt(entry->root()->shape(), a.output_index);
     if (out == nullptr || !out->IsArray()) {
-      return ErrorAt(where, absl::StrCat(what, ": the output index names no array of the result ",
-                                         entry->root()->shape().ToString()));
+      return ErrorAt(
+          where,
+          absl::StrCat(what, ": the output index names no array of the result ",
+                       entry->root()->shape().ToString()));
     }
     if (a.parameter >= entry->num_parameters()) {
-      return ErrorAt(where, absl::StrCat(what, ": the entry computation has ",
-                                         entry->num_parameters(), " parameters"));
+      return ErrorAt(where,
+                     absl::StrCat(what, ": the entry computation has ",
+                                  entry->num_parameters(), " parameters"));
     }
     const Shape& param_shape = entry->parameter(a.parameter)->shape();
     const Shape* in = ShapeAt(param_shape, a.parameter_index);
     if (in == nullptr || !in->IsArray()) {
-      return ErrorAt(where, absl::StrCat(what, ": the parameter index names no array of ",
-                                         param_shape.ToString()));
+      return ErrorAt(
+          where, absl::StrCat(what, ": the parameter index names no array of ",
+                              param_shape.ToString()));
     }
     if (in->ByteSize() != out->ByteSize()) {
-      return ErrorAt(where, absl::StrCat(what, ": ", out->ToString(), " (", out->ByteSize(),
-                                         " bytes) cannot live in ", in->ToString(), " (",
-                                         in->ByteSize(), " bytes)"));
+      return ErrorAt(
+          where, absl::StrCat(what, ": ", out->ToString(), " (",
+                              out->ByteSize(), " bytes) cannot live in ",
+                              in->ToString(), " (", in->ByteSize(), " bytes)"));
     }
     if (!outputs.insert(a.output_index).second) {
-      return ErrorAt(where, absl::StrCat(what, ": the output is aliased twice"));
+      return ErrorAt(where,
+                     absl::StrCat(what, ": the output is aliased twice"));
     }
     if (!params.insert({a.parameter, a.parameter_index}).second) {
-      return ErrorAt(where, absl::StrCat(what, ": the parameter is donated twice"));
+      return ErrorAt(where,
+                     absl::StrCat(what, ": the parameter is donated twice"));
     }
   }
   return aliases;

@@ -161,8 +161,8 @@ ArgumentReads FindArgumentReads(
           }
         } else if (inst->opcode() == Opcode::kGetTupleElement) {
           const std::vector<int>& r = reads.refs.at(inst->operand(0));
-          const int first =
-              FirstLeafOfElement(inst->operand(0)->shape(), inst->tuple_index());
+          const int first = FirstLeafOfElement(inst->operand(0)->shape(),
+                                               inst->tuple_index());
           ref.assign(r.begin() + first, r.begin() + first + leaves.size());
         } else {
           ref = reads.refs.at(inst->operand(0));
@@ -174,7 +174,9 @@ ArgumentReads FindArgumentReads(
     }
     for (const Instruction* o : inst->operands()) {
       for (int a : reads.refs.at(o)) {
-        if (a >= 0) reads.last_read[a] = std::max(reads.last_read[a], position.at(inst));
+        if (a >= 0) {
+          reads.last_read[a] = std::max(reads.last_read[a], position.at(inst));
+        }
       }
     }
   }

@@ -17,7 +17,9 @@ int main(void) {
   enum { kRows = 4, kCols = 8 };
   float x[kRows][kCols], p[kRows][kCols];
   for (int i = 0; i < kRows; ++i) {
-    for (int j = 0; j < kCols; ++j) x[i][j] = 0.37f * (float)j - 1.5f * (float)i;
+    for (int j = 0; j < kCols; ++j) {
+      x[i][j] = 0.37f * (float)(j * (i + 1)) - 1.5f * (float)i;
+    }
   }
   const int status = softmax_run(&x[0][0], &p[0][0], temp);
   if (status != 0) {
@@ -35,8 +37,10 @@ int main(void) {
       worst = fmax(worst, fabs(p[i][j] - want) / bound);
       row += p[i][j];
     }
-    printf("row %d: p[0] %.7f p[7] %.7f sum %.7f\n", i, p[i][0], p[i][kCols - 1], row);
+    printf("row %d: p[0] %.7f p[7] %.7f sum %.7f\n", i, p[i][0],
+           p[i][kCols - 1], row);
   }
-  printf("largest error: %.3f of the bound (%s)\n", worst, worst <= 1 ? "ok" : "TOO LARGE");
+  printf("largest error: %.3f of the bound (%s)\n", worst,
+         worst <= 1 ? "ok" : "TOO LARGE");
   return worst <= 1 ? 0 : 1;
 }

@@ -436,7 +436,8 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
       return ErrorAt(op.name_tok, "composite needs a name");
     }
     if (d == nullptr || d->s.empty()) {
-      return ErrorAt(op.name_tok, "composite needs a decomposition = @function");
+      return ErrorAt(op.name_tok,
+                     "composite needs a decomposition = @function");
     }
     Computation* callee = FunctionRef(d->s, d->tok);
     if (op.result_types.empty()) shape = Shape::Tuple({});
