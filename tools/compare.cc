@@ -28,14 +28,6 @@ double AsDouble(C v) {
   }
 }
 
-std::string IndexText(const Shape& shape, int64_t linear) {
-  std::vector<int64_t> index(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    index[d] = linear % shape.dimensions(d);
-    linear /= shape.dimensions(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(index, ","), "]");
-}
 
 // Whether x (computed) matches y (expected); updates c's error maxima.
 bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
@@ -101,6 +93,15 @@ void CheckComplex(Comparison& c, const Shape& shape, int64_t i,
 }
 
 }  // namespace
+
+std::string IndexText(const Shape& shape, int64_t linear) {
+  std::vector<int64_t> index(shape.rank());
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    index[d] = linear % shape.dimensions(d);
+    linear /= shape.dimensions(d);
+  }
+  return absl::StrCat("[", absl::StrJoin(index, ","), "]");
+}
 
 Tolerance DefaultTolerance(PrimitiveType type) {
   switch (type) {

@@ -32,6 +32,9 @@ struct Tolerance {
 // bf16: 1e-2 / 4e-2; exact for integers and pred.
 Tolerance DefaultTolerance(PrimitiveType type);
 
+// "[3,1]": the multi-index of row-major element `linear` of array `shape`.
+std::string IndexText(const Shape& shape, int64_t linear);
+
 struct Comparison {
   int64_t elements = 0;
   int64_t mismatches = 0;

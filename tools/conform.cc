@@ -27,6 +27,7 @@
 #include "compiler/ir/verifier.h"
 #include "compiler/passes/dce.h"
 #include "compiler/passes/pipelines.h"
+#include "tools/compare.h"
 
 namespace aotc {
 namespace {
@@ -110,15 +111,6 @@ bool PartsMatch(CheckKind kind, const Part& a, const Part& b,
     }
   }
   return false;
-}
-
-std::string IndexText(const Shape& shape, int64_t linear) {
-  std::vector<int64_t> index(shape.rank());
-  for (int d = shape.rank() - 1; d >= 0; --d) {
-    index[d] = linear % shape.dimensions(d);
-    linear /= shape.dimensions(d);
-  }
-  return absl::StrCat("[", absl::StrJoin(index, ","), "]");
 }
 
 // Enough digits to tell neighbouring values of the part's type apart.

@@ -463,9 +463,12 @@ absl::StatusOr<Literal> EvaluateComputation(
   return evaluator.Call(computation, args, nullptr);
 }
 
-absl::StatusOr<Literal> EvaluateModule(const Module& module,
-                                       absl::Span<const Literal> args,
-                                       const EvaluateOptions& options) {
+namespace {
+
+// The entry's arguments as the evaluator takes them; an error for a module
+// without entry.
+absl::StatusOr<std::vector<const Literal*>> EntryArguments(
+    const Module& module, absl::Span<const Literal> args) {
   if (module.entry() == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("module '", module.name(), "' has no entry computation"));
@@ -473,6 +476,16 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
   std::vector<const Literal*> pointers;
   pointers.reserve(args.size());
   for (const Literal& arg : args) pointers.push_back(&arg);
+  return pointers;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvaluateModule(const Module& module,
+                                       absl::Span<const Literal> args,
+                                       const EvaluateOptions& options) {
+  ASSIGN_OR_RETURN(const std::vector<const Literal*> pointers,
+                   EntryArguments(module, args));
   Evaluator evaluator(options.max_work, options.oracle);
   return evaluator.Call(*module.entry(), pointers, nullptr);
 }
@@ -480,13 +493,8 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
 absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
                                            absl::Span<const Literal> args,
                                            EvaluateOptions options) {
-  if (module.entry() == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("module '", module.name(), "' has no entry computation"));
-  }
-  std::vector<const Literal*> pointers;
-  pointers.reserve(args.size());
-  for (const Literal& arg : args) pointers.push_back(&arg);
+  ASSIGN_OR_RETURN(const std::vector<const Literal*> pointers,
+                   EntryArguments(module, args));
   Evaluator evaluator(options.max_work, /*oracle=*/true);
   OracleValue result;
   ASSIGN_OR_RETURN(result.value,
