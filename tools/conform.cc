@@ -13,7 +13,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "codegen/compile.h"
 #include "codegen/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
