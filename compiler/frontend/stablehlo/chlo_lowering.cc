@@ -335,11 +335,24 @@ Lowering InF64(I* (*decomposition)(E&, I*)) {
   };
 }
 
+// Real: atan2(x, 1). Complex: atan(z) = -i atanh(iz), with iz = -y + ix
+// and -i(u + iv) = v - iu built from the parts.
 absl::StatusOr<I*> LowerAtan(const ChloOp& op, Computation& c,
                              NameUniquer& names) {
-  RETURN_IF_ERROR(CheckElementwise(op, 1, Types::kReal));
+  RETURN_IF_ERROR(CheckElementwise(op, 1, Types::kRealOrComplex));
   E b = Builder(op, c, names);
-  return b.Atan2(op.operands[0], b.Constant(1));
+  I* z = op.operands[0];
+  const PrimitiveType type = op.result_shape.element_type();
+  if (!IsComplex(type)) return b.Atan2(z, b.Constant(1));
+  const PrimitiveType part =
+      type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  I* x = b.Op(Opcode::kReal, {z}, part);
+  I* y = b.Op(Opcode::kImag, {z}, part);
+  I* iz = b.Op(Opcode::kComplex, {b.Neg(y), x}, type);
+  I* t = b.Op(Opcode::kAtanh, {iz}, type);
+  I* u = b.Op(Opcode::kReal, {t}, part);
+  I* v = b.Op(Opcode::kImag, {t}, part);
+  return b.Op(Opcode::kComplex, {v, b.Neg(u)}, type);
 }
 
 absl::StatusOr<I*> LowerNextAfter(const ChloOp& op, Computation& c,
