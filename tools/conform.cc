@@ -190,8 +190,13 @@ std::string ApplyCheck(CheckKind kind, const Literal& actual,
     if (floating) {
       const std::vector<Part> a = parts_of(actual, i),
                               e = parts_of(expected, i);
+      // The note (ulps, difference) of the first part that fails.
       for (size_t p = 0; p < a.size(); ++p) {
-        match = PartsMatch(kind, a[p], e[p], &note) && match;
+        std::string part_note;
+        if (!PartsMatch(kind, a[p], e[p], &part_note)) {
+          if (match) note = part_note;
+          match = false;
+        }
       }
       if (!match && differing == 0) {
         got = PartsText(a);

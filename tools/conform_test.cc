@@ -130,6 +130,12 @@ TEST(ApplyCheck, ComplexNeedsBothParts) {
   EXPECT_NE(
       ApplyCheck(CheckKind::kExpectEq, c64({C(Up(1, 1), 2)}), c64({C(1, 2)})),
       "");
+  // The note names the part that fails, not the last part compared: the
+  // real part is 5 ulps off, the imaginary one 1.
+  EXPECT_EQ(ApplyCheck(CheckKind::kExpectClose, c64({C(Up(1, 5), Up(2, 1))}),
+                       c64({C(1, 2)})),
+            "expect_close: 1 of 1 elements differ; first [0]: got (1.0000006, "
+            "2.00000024), expected (1, 2) (5 ulps)");
 }
 
 TEST(ApplyCheck, IntegersArePrintedInTheirTypeAndMustBeExact) {
