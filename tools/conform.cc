@@ -26,6 +26,7 @@
 #include "compiler/ir/verifier.h"
 #include "compiler/passes/dce.h"
 #include "compiler/passes/pipelines.h"
+#include "compiler/support/file_io.h"
 #include "tools/compare.h"
 
 namespace aotc {
@@ -489,9 +490,15 @@ absl::StatusOr<std::vector<Literal>> RunEvaluator(
 }  // namespace
 
 ConformResult ConformFile(const std::string& path, bool use_evaluator) {
-  absl::StatusOr<std::unique_ptr<Module>> module = LoadModuleFromFile(path);
+  // Read once, parsed twice: one copy runs, the other gives the expected
+  // values.
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return FromError(text.status());
+  absl::StatusOr<std::unique_ptr<Module>> module =
+      LoadModuleFromString(*text, path);
   if (!module.ok()) return FromError(module.status());
-  absl::StatusOr<std::unique_ptr<Module>> copy = LoadModuleFromFile(path);
+  absl::StatusOr<std::unique_ptr<Module>> copy =
+      LoadModuleFromString(*text, path);
   if (!copy.ok()) return FromError(copy.status());
   absl::StatusOr<ConformProgram> program =
       PrepareConformProgram(std::move(*module), std::move(*copy));

@@ -112,6 +112,12 @@ std::vector<Buffer> Buffers(const ModelSignature& sig,
   return out;
 }
 
+// "const " for a pointer the model only reads: an argument that is not
+// donated.
+const char* ConstIfRead(const Buffer& b) {
+  return b.is_result || b.donated ? "" : "const ";
+}
+
 // "Argument 0: x, f32[2,3]" / "Result 1: result1, pred[]".
 std::string Caption(const Buffer& b) {
   return absl::StrCat(b.is_result ? "Result " : "Argument ", b.index, ": ",
@@ -311,7 +317,7 @@ void WriteDeclarations(const ModelSignature& sig,
   absl::StrAppend(out, "int ", RunSymbol(sig), "(\n");
   for (const Buffer& b : buffers) {
     if (b.in_argument) continue;
-    absl::StrAppend(out, "    ", b.is_result || b.donated ? "" : "const ",
+    absl::StrAppend(out, "    ", ConstIfRead(b),
                     b.c_type, "* ", b.info->name, ",\n");
   }
   out->append("    void* temp);\n\n");
@@ -383,15 +389,15 @@ void WriteClassAccessors(const std::string& cls,
   for (const Buffer& b : buffers) {
     if (b.in_argument) continue;
     absl::StrAppend(out, "  void set_", b.info->name, "(",
-                    b.is_result || b.donated ? "" : "const ", b.c_type,
+                    ConstIfRead(b), b.c_type,
                     "* value) { ", b.member, " = value; }\n");
   }
   for (const Buffer& b : buffers) {
     if (!b.is_result) continue;
     // A result in a donated argument is read from that argument.
-    const std::string member =
-        b.in_argument ? absl::StrCat(IndexName(false, b.info->aliased), "_")
-                      : b.member;
+    // (Arguments come first in `buffers`, in order.)
+    const std::string& member =
+        b.in_argument ? buffers[b.info->aliased].member : b.member;
     absl::StrAppend(out, "  ", b.c_type, "* ", b.info->name,
                     "() const { return ", member, "; }\n");
   }
@@ -452,7 +458,7 @@ void WriteClassMembers(const std::vector<Buffer>& buffers, std::string* out) {
       "  }\n\n");
   for (const Buffer& b : buffers) {
     if (b.in_argument) continue;
-    absl::StrAppend(out, "  ", b.is_result || b.donated ? "" : "const ",
+    absl::StrAppend(out, "  ", ConstIfRead(b),
                     b.c_type, "* ", b.member, " = nullptr;\n");
   }
   out->append("  void* temp_ = nullptr;\n  void* owned_temp_ = nullptr;\n");
