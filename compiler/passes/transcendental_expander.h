@@ -6,8 +6,10 @@
 // docs/passes.md lists them with their accuracy.
 //
 // f32 and f64 are computed in their own type; f16 and bf16 are converted to
-// f32 and back. Complex and other element types are left alone: code
-// generation then refuses the instruction with a located error. The
+// f32 and back; c64 and c128 are computed on the real and imaginary parts
+// in f64 (c64 rounded once at the end). Other element types are left
+// alone: code generation then refuses the instruction with a located
+// error. The
 // evaluator computes these opcodes with the C++ library, so comparing the
 // expansion with the evaluator tests the formulas against an independent
 // implementation.
@@ -23,7 +25,7 @@
 
 namespace aotc {
 
-// Whether the pass rewrites `inst` (one of its opcodes, a real type).
+// Whether the pass rewrites `inst` (one of its opcodes, a type it expands).
 bool IsExpandedByTranscendentalExpander(const Instruction& inst);
 
 class TranscendentalExpander : public Pass {
