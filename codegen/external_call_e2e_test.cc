@@ -70,6 +70,31 @@ extern "C" int ext_tick(void* const* outputs, const void* const* inputs,
   return g_ticks == g_fail_at_tick ? 7 : 0;
 }
 
+// The order the ordered-call functions ran in, one letter each.
+std::string g_call_order;
+
+// Appends 'a' and returns out[0] = in[0] + 1 over f32[4], plus s32[] 7 as
+// a second result.
+extern "C" int ext_ordered_a(void* const* outputs, const void* const* inputs,
+                             const char*, size_t) {
+  g_call_order += 'a';
+  const float* in = static_cast<const float*>(inputs[0]);
+  float* out = static_cast<float*>(outputs[0]);
+  for (int i = 0; i < 4; ++i) out[i] = in[i] + 1;
+  *static_cast<int32_t*>(outputs[1]) = 7;
+  return 0;
+}
+
+// Appends 'b' followed by the first input element's value as a digit; no
+// outputs.
+extern "C" int ext_ordered_b(void* const*, const void* const* inputs,
+                             const char*, size_t) {
+  g_call_order += 'b';
+  g_call_order += static_cast<char>(
+      '0' + static_cast<int>(static_cast<const float*>(inputs[0])[0]));
+  return 0;
+}
+
 // A kernel with a bug: out = 2 * in over f32[4], but it writes only the
 // first two elements. Records the bytes it found in its output before
 // writing, and the first value of its scratch-placed input when asked.
@@ -346,6 +371,56 @@ ENTRY e {
     EXPECT_EQ(Values<P::kS32>((*r)[0]), (std::vector<int32_t>{2}));
     EXPECT_EQ(g_ticks, 3);
   }
+}
+
+TEST(ExternalCallE2eTest, TokensOrderCallsAndPassNoPointers) {
+  // b1 and b2 read nothing of each other; only tokens order them after a.
+  // a's inputs are x alone and its outputs (f32[4], s32[]) without the
+  // token; b's input is one f32[4] (v, then x). Expected order: a, then b
+  // with v[0] = x[0] + 1 = 3, then b with x[0] = 2: "ab3b2". The root is
+  // (v + x, w) = ({5, 1, 1, 1}, 7).
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  t0 = token[] after-all()
+  a = (f32[4], token[], s32[]) custom-call(x, t0), custom_call_target="ext_ordered_a", custom_call_has_side_effect=true
+  v = f32[4] get-tuple-element(a), index=0
+  ta = token[] get-tuple-element(a), index=1
+  w = s32[] get-tuple-element(a), index=2
+  b1 = token[] custom-call(ta, v), custom_call_target="ext_ordered_b", custom_call_has_side_effect=true
+  b2 = token[] custom-call(x, b1), custom_call_target="ext_ordered_b", custom_call_has_side_effect=true
+  vd = f32[4] add-dependency(v, b2)
+  s = f32[4] add(vd, x)
+  ROOT r = (f32[4], s32[]) tuple(s, w)
+})";
+  for (int opt : {0, 2}) {
+    SCOPED_TRACE(::testing::Message() << "-O" << opt);
+    g_call_order.clear();
+    auto r = CompileAndRun(hlo, {Vec<P::kF32>({2, 0, 0, 0})}, opt,
+                           /*optimize=*/true);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(g_call_order, "ab3b2");
+    EXPECT_EQ(Values<P::kF32>((*r)[0]), (std::vector<float>{5, 1, 1, 1}));
+    EXPECT_EQ(Values<P::kS32>((*r)[1]), (std::vector<int32_t>{7}));
+  }
+}
+
+TEST(ExternalCallE2eTest, AReturnedTokenIsALocatedError) {
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  a = (f32[4], token[]) custom-call(x), custom_call_target="ext_ordered_a"
+  v = f32[4] get-tuple-element(a), index=0
+  t = token[] get-tuple-element(a), index=1
+  ROOT r = (f32[4], token[]) tuple(v, t)
+})";
+  auto compiled = CompileText(hlo, 2, /*optimize=*/true);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_NE(compiled.status().message().find(
+                "test.hlo:4:3: error: 'a' carries a token: code generation "
+                "supports tokens only as operands and results of custom-calls"),
+            std::string::npos)
+      << compiled.status();
 }
 
 TEST(ExternalCallE2eTest, MissingFunctionIsNamedWhenLoading) {

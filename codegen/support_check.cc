@@ -27,6 +27,17 @@ absl::Status CheckTypes(const Instruction& inst) {
     for (const Shape* s : o->shape().Leaves()) shapes.push_back(s);
   }
   for (const Shape* s : shapes) {
+    if (s->IsToken()) {
+      return ErrorAt(
+          inst.location(),
+          absl::StrCat("'", inst.name(),
+                       "' carries a token: code generation supports tokens "
+                       "only as operands and results of custom-calls, "
+                       "after-all and add-dependency, which the "
+                       "token-elimination pass removes, not returned, "
+                       "passed in, or carried through a tuple, call or "
+                       "loop"));
+    }
     if (!s->IsArray()) {
       return ErrorAt(inst.location(),
                      absl::StrCat("values of type ", s->ToString(),

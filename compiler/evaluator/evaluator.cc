@@ -231,8 +231,15 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
       break;
     }
     case Opcode::kOptimizationBarrier:
+    case Opcode::kAddDependency:
       out.ptr = operands[0];
       break;
+    case Opcode::kAfterAll: {
+      // A token has no value; every after-all reads the same one.
+      static const Literal* const kToken = new Literal(Shape::Token());
+      out.ptr = kToken;
+      break;
+    }
     case Opcode::kTuple: {
       std::vector<Literal> elements;
       elements.reserve(operands.size());

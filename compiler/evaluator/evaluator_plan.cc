@@ -17,8 +17,10 @@ namespace aotc::eval {
 namespace {
 
 // The computable types plus the narrow ones, which narrow.h widens.
+// Token leaves carry no elements: after-all makes them, and tuples,
+// get-tuple-element, while state and add-dependency pass them along.
 bool IsEvaluatorType(PrimitiveType t) {
-  return IsComputableType(t) || IsNarrowType(t);
+  return IsComputableType(t) || IsNarrowType(t) || t == PrimitiveType::kToken;
 }
 
 std::string UnsupportedTypeMessage(PrimitiveType t) {
@@ -101,6 +103,7 @@ bool ConsumesOperands(Opcode op) {
 bool AliasesOperand(const Instruction& inst) {
   const Opcode op = inst.opcode();
   return op == Opcode::kGetTupleElement || op == Opcode::kOptimizationBarrier ||
+         op == Opcode::kAddDependency ||
          IsIdentityCustomCall(inst);
 }
 

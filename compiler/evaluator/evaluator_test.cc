@@ -284,6 +284,28 @@ ENTRY e {
   EXPECT_THAT(Values<kF32>(result), ElementsAre(3, 4));
 }
 
+TEST(EvaluatorTest, TokensOrderButCarryNoValue) {
+  // add-dependency is its first operand; after-all makes a token, which a
+  // tuple can carry and the entry can return.
+  constexpr char kText[] = R"(
+HloModule m
+
+ENTRY e {
+  a = f32[2] parameter(0)
+  t0 = token[] after-all()
+  t1 = token[] after-all(t0, t0)
+  d = f32[2] add-dependency(a, t1)
+  n = f32[2] negate(d)
+  ROOT r = (f32[2], token[]) tuple(n, t1)
+}
+)";
+  AOTC_ASSERT_OK_AND_ASSIGN(Literal result,
+                            EvalText(kText, {Vec<kF32>({3, -4})}));
+  ASSERT_EQ(result.tuple_elements().size(), 2u);
+  EXPECT_THAT(Values<kF32>(result.tuple_elements()[0]), ElementsAre(-3, 4));
+  EXPECT_TRUE(result.tuple_elements()[1].shape().IsToken());
+}
+
 TEST(EvaluatorTest, DeadCodeIsNotEvaluated) {
   // mulhi is not evaluable, but nothing the root needs uses it.
   constexpr char kText[] = R"(

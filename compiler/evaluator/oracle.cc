@@ -251,6 +251,10 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
     return bounds[0]->tuple_elements()[inst.attrs().tuple_index];
   }
   if (op == Opcode::kOptimizationBarrier) return *bounds[0];
+  if (op == Opcode::kAddDependency) {
+    if (bounds[0] == nullptr) return std::nullopt;
+    return *bounds[0];
+  }
   if (!value.shape().IsArray() ||
       !IsOracleFloat(value.shape().element_type())) {
     return std::nullopt;

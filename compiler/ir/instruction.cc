@@ -53,6 +53,13 @@ void Instruction::ReplaceOperand(int i, Instruction* new_operand) {
   new_operand->AddUser(this);
 }
 
+void Instruction::RemoveOperand(int i) {
+  AOTC_CHECK(i >= 0 && i < operand_count(), "operand index out of range");
+  Instruction* old = operands_[i];
+  operands_.erase(operands_.begin() + i);
+  old->RemoveUser(this);
+}
+
 void Instruction::DropAllOperands() {
   std::vector<Instruction*> old = std::move(operands_);
   operands_.clear();

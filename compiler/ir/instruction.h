@@ -103,6 +103,9 @@ class Instruction {
   const std::vector<Instruction*>& users() const { return users_; }
   // Makes every user of this instruction use `replacement` instead.
   void ReplaceAllUsesWith(Instruction* replacement);
+  // Removes operand i, shifting the later ones down, keeping user lists
+  // consistent.
+  void RemoveOperand(int i);
   // Clears the operand list (removing this from the operands' users); used
   // when an instruction is deleted.
   void DropAllOperands();

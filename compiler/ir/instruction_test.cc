@@ -39,6 +39,29 @@ TEST(InstructionTest, UsersTrackOperands) {
   EXPECT_EQ(comp.FindInstruction("m"), m);
 }
 
+TEST(InstructionTest, RemoveOperandShiftsAndKeepsUsers) {
+  Computation comp("c");
+  Shape s = Shape::Array(PrimitiveType::kF32, {4});
+  Instruction* p = comp.AddInstruction(
+      Instruction::Create(Opcode::kParameter, "p", s, {}));
+  p->mutable_attrs().parameter_number = 0;
+  Instruction* n = comp.AddInstruction(
+      Instruction::Create(Opcode::kNegate, "n", s, {p}));
+  Instruction* t = comp.AddInstruction(Instruction::Create(
+      Opcode::kTuple, "t", Shape::Tuple({s, s, s}), {p, n, p}));
+  comp.set_root(t);
+  t->RemoveOperand(0);
+  ASSERT_EQ(t->operand_count(), 2);
+  EXPECT_EQ(t->operand(0), n);
+  EXPECT_EQ(t->operand(1), p);
+  EXPECT_EQ(p->users().size(), 2u);  // n, and t through its last operand
+  t->RemoveOperand(1);
+  ASSERT_EQ(t->operand_count(), 1);
+  ASSERT_EQ(p->users().size(), 1u);
+  EXPECT_EQ(p->users()[0], n);
+  EXPECT_EQ(n->users().size(), 1u);
+}
+
 TEST(InstructionTest, RootReplacement) {
   Module module("m");
   Computation* comp = module.AddComputation(std::make_unique<Computation>("e"));

@@ -14,6 +14,7 @@
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/multi_output_fusion.h"
 #include "compiler/passes/reduction_splitting.h"
+#include "compiler/passes/token_elimination.h"
 #include "compiler/passes/transcendental_expander.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -36,6 +37,9 @@ PassPipeline BuildPipeline(bool strict_fp) {
   // it, algebraic rewrites and folding make the graph smaller, CSE merges
   // what they made identical, and DCE drops the rest.
   pipeline.AddPass<CustomCallSimplifier>();
+  // Tokens only order side effects, which code generation runs in
+  // definition order anyway: they go before anything could move a call.
+  pipeline.AddPass<TokenElimination>();
   // Inverse and hyperbolic functions become the element-wise operations
   // code generation has, before anything simplifies or fuses them.
   pipeline.AddPass<TranscendentalExpander>();
