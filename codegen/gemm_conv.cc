@@ -206,6 +206,45 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
     EmitForLoop(b, from, to, "gemm.pack_conv.zero",
                 [&](Value* jj) { store(row_dst, jj, zero); });
   };
+  if (c.pointwise) {
+    // Position j of every depth row is input element j of its feature's
+    // plane: whole panels are single copies.
+    EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_conv.k", [&](Value* kk) {
+      Value* plane = b.CreateGEP(
+          elem, input.base(),
+          b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+                      b.CreateMul(b.CreateAdd(pc, kk),
+                                  b.getInt64(strides[c.dn.input_feature]))));
+      EmitForLoop(b, q0, q1, "gemm.pack_conv.q", [&](Value* q) {
+        Value* row_dst = b.CreateInBoundsGEP(
+            elem, dst,
+            b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateSub(q, q0), kc), kk),
+                        b.getInt64(nr)));
+        Value* j0 = b.CreateMul(q, b.getInt64(nr));
+        Value* src = b.CreateGEP(elem, plane, j0);
+        const int64_t whole = c.positions / nr;
+        llvm::Function* fn = b.GetInsertBlock()->getParent();
+        auto* full = llvm::BasicBlock::Create(b.getContext(), "panel.full", fn);
+        auto* edge = llvm::BasicBlock::Create(b.getContext(), "panel.edge", fn);
+        auto* done = llvm::BasicBlock::Create(b.getContext(), "panel.done", fn);
+        b.CreateCondBr(b.CreateICmpULT(q, b.getInt64(whole)), full, edge);
+        b.SetInsertPoint(full);
+        CopyElements(b, elem, row_dst, src, nr);
+        b.CreateBr(done);
+        b.SetInsertPoint(edge);
+        Value* count = b.CreateSub(b.getInt64(c.positions), j0);
+        EmitForLoop(b, b.getInt64(0), count, "gemm.pack_conv.tail", [&](Value* x) {
+          store(row_dst, x,
+                b.CreateAlignedLoad(elem, b.CreateGEP(elem, src, x),
+                                    llvm::Align(StorageBytes(p.type))));
+        });
+        fill_zeros(row_dst, count, b.getInt64(nr));
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+      });
+    });
+    return;
+  }
   EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_conv.k", [&](Value* kk) {
     Value* k = b.CreateAdd(pc, kk);
     const std::vector<Value*> at_tap =
@@ -320,6 +359,17 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
     c.row_ext.push_back(conv.shape().dimensions(c.dn.output_spatial[i]));
     c.taps *= c.kernel_ext.back();
     c.positions *= c.row_ext.back();
+  }
+  // Pointwise: a 1x1 window, stride 1, no padding, over spatial dimensions
+  // that are one row-major block of the input's memory.
+  const std::vector<int64_t> strides = PhysicalStrides(lhs);
+  c.pointwise = c.feature_major && c.taps == 1;
+  int64_t block = 1;
+  for (size_t i = c.window.size(); i-- > 0 && c.pointwise;) {
+    const WindowDim& w = c.window[i];
+    c.pointwise = w.stride == 1 && w.pad_low == 0 && w.pad_high == 0 &&
+                  strides[c.dn.input_spatial[i]] == block;
+    block *= c.in_ext[i];
   }
   return c;
 }

@@ -441,6 +441,24 @@ ENTRY e {
   w = f32[3,3,16,24] parameter(1)
   ROOT c = f32[2,8,12,24] convolution(x, w), window={size=3x3 pad=0_0x1_1}, dim_labels=bf01_01io->b01f
 })"},
+      {"1x1 pointwise (planes copied whole), batch 3, depth slices, an edge panel", R"(HloModule m
+ENTRY e {
+  x = f32[3,130,7,11] parameter(0)
+  w = f32[16,130,1,1] parameter(1)
+  ROOT c = f32[3,16,7,11] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 stride 2: not pointwise", R"(HloModule m
+ENTRY e {
+  x = f32[2,32,9,9] parameter(0)
+  w = f32[16,32,1,1] parameter(1)
+  ROOT c = f32[2,16,5,5] convolution(x, w), window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 padded: not pointwise", R"(HloModule m
+ENTRY e {
+  x = f32[2,16,9,9] parameter(0)
+  w = f32[16,16,1,1] parameter(1)
+  ROOT c = f32[2,16,11,9] convolution(x, w), window={size=1x1 pad=1_1x0_0}, dim_labels=bf01_oi01->bf01
+})"},
       {"bias and relu fused", R"(HloModule m
 ENTRY e {
   x = f32[1,32,10,10] parameter(0)

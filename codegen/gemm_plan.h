@@ -63,6 +63,9 @@ struct ConvGemm {
   // of one block at a time, see PackConvPanels).
   bool feature_major = false;
   int64_t positions = 1;  // output positions per batch: the product's n
+  // A feature-major 1x1 convolution whose positions are the input's, in
+  // order: B's depth row k is feature k's plane itself.
+  bool pointwise = false;
 };
 
 // Everything the emitters need, fixed at planning time.
