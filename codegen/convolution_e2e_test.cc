@@ -5,8 +5,9 @@
 // negative padding, both dilations, reversal), group counts and element
 // types compares -O0 and -O2 builds with the evaluator, and a second one
 // does so for feature-major (NCHW-like) convolutions big enough for the
-// gemm strategy; the corpus modules that convolve are compared too. The models run in buffers that end at
-// guard pages (jit_runner.h), so a read outside an operand faults.
+// gemm strategy; the corpus modules that convolve are compared too. The
+// models run in buffers that end at guard pages (jit_runner.h), so a read
+// outside an operand faults.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -385,6 +386,31 @@ std::string DimsText(const std::vector<int64_t>& dims, std::mt19937& rng) {
   return absl::StrCat(text, "{", absl::StrJoin(minor_to_major, ","), "}");
 }
 
+// The labels a, b and one digit per spatial dimension in a random order:
+// labels[k] names dimension k.
+std::string ShuffledLabels(char a, char b, int spatial, std::mt19937& rng) {
+  std::string l = {a, b};
+  for (int i = 0; i < spatial; ++i) l.push_back(static_cast<char>('0' + i));
+  std::shuffle(l.begin(), l.end(), rng);
+  return l;
+}
+
+// The dimensions `labels` name: 'b' and 'i' have a_size, 'f' and 'o'
+// b_size, digit d spatial_sizes[d].
+std::vector<int64_t> LabelDims(const std::string& labels, int64_t a_size,
+                               int64_t b_size,
+                               const std::vector<int64_t>& spatial_sizes) {
+  std::vector<int64_t> d;
+  for (char c : labels) {
+    if (c >= '0' && c <= '9') {
+      d.push_back(spatial_sizes[c - '0']);
+    } else {
+      d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
+    }
+  }
+  return d;
+}
+
 // Sizes are 1, primes and odd numbers; every window attribute and group
 // count varies; each operand's and the result's dimension order is a random
 // permutation of its labels, and half of them have a random layout.
@@ -450,34 +476,16 @@ RandomConv MakeRandomConv(std::mt19937& rng, int case_index) {
     rhs_d.push_back(absl::StrCat(rd));
     rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
   }
-  // labels[k] names dimension k; `sizes` maps a label to its size.
-  auto labels = [&](char a, char b) {
-    std::string s = {a, b};
-    for (int i = 0; i < spatial; ++i) s.push_back(static_cast<char>('0' + i));
-    std::shuffle(s.begin(), s.end(), rng);
-    return s;
-  };
-  auto dims = [&](const std::string& l, int64_t a_size, int64_t b_size,
-                  const std::vector<int64_t>& spatial_sizes) {
-    std::vector<int64_t> d;
-    for (char c : l) {
-      if (c >= '0' && c <= '9') {
-        d.push_back(spatial_sizes[c - '0']);
-      } else {
-        d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
-      }
-    }
-    return d;
-  };
+  auto labels = [&](char a, char b) { return ShuffledLabels(a, b, spatial, rng); };
   const std::string ll = labels('b', 'f');
   const std::string rl = labels('i', 'o');
   const std::string ol = labels('b', 'f');
   const std::vector<int64_t> lhs_dims =
-      dims(ll, batch, kernel_in * fgc, in_sizes);
+      LabelDims(ll, batch, kernel_in * fgc, in_sizes);
   const std::vector<int64_t> rhs_dims =
-      dims(rl, kernel_in, out_features, win_sizes);
+      LabelDims(rl, kernel_in, out_features, win_sizes);
   const std::vector<int64_t> out_dims =
-      dims(ol, batch / bgc, out_features, out_sizes);
+      LabelDims(ol, batch / bgc, out_features, out_sizes);
   std::string window;
   if (spatial > 0) {
     window = absl::StrCat(
@@ -565,32 +573,15 @@ FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
     rhs_d.push_back(absl::StrCat(rd));
     rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
   }
-  auto labels = [&](char a, char b) {
-    std::string l = {a, b};
-    for (int i = 0; i < spatial; ++i) l.push_back(static_cast<char>('0' + i));
-    std::shuffle(l.begin(), l.end(), rng);
-    return l;
-  };
-  auto dims = [&](const std::string& l, int64_t a_size, int64_t b_size,
-                  const std::vector<int64_t>& spatial_sizes) {
-    std::vector<int64_t> d;
-    for (char c : l) {
-      if (c >= '0' && c <= '9') {
-        d.push_back(spatial_sizes[c - '0']);
-      } else {
-        d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
-      }
-    }
-    return d;
-  };
+  auto labels = [&](char a, char b) { return ShuffledLabels(a, b, spatial, rng); };
   const std::string ll = labels('b', 'f');
   const std::string rl = labels('i', 'o');
   const std::string ol = labels('b', 'f');
-  const std::vector<int64_t> lhs_dims = dims(ll, batch, in_features, in_sizes);
+  const std::vector<int64_t> lhs_dims = LabelDims(ll, batch, in_features, in_sizes);
   const std::vector<int64_t> rhs_dims =
-      dims(rl, in_features, out_features, win_sizes);
+      LabelDims(rl, in_features, out_features, win_sizes);
   const std::vector<int64_t> out_dims =
-      dims(ol, batch, out_features, out_sizes);
+      LabelDims(ol, batch, out_features, out_sizes);
   // The input's layout: a random order with the features not most minor.
   const int64_t feature_dim = static_cast<int64_t>(ll.find('f'));
   std::vector<int64_t> minor_to_major(lhs_dims.size());

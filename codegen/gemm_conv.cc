@@ -206,6 +206,13 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
     EmitForLoop(b, from, to, "gemm.pack_conv.zero",
                 [&](Value* jj) { store(row_dst, jj, zero); });
   };
+  // Depth row kk of panel q in `dst`.
+  auto panel_row = [&](Value* q, Value* kk) {
+    return b.CreateInBoundsGEP(
+        elem, dst,
+        b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateSub(q, q0), kc), kk),
+                    b.getInt64(nr)));
+  };
   if (c.pointwise) {
     // Position j of every depth row is input element j of its feature's
     // plane: whole panels are single copies.
@@ -216,10 +223,7 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
                       b.CreateMul(b.CreateAdd(pc, kk),
                                   b.getInt64(strides[c.dn.input_feature]))));
       EmitForLoop(b, q0, q1, "gemm.pack_conv.q", [&](Value* q) {
-        Value* row_dst = b.CreateInBoundsGEP(
-            elem, dst,
-            b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateSub(q, q0), kc), kk),
-                        b.getInt64(nr)));
+        Value* row_dst = panel_row(q, kk);
         Value* j0 = b.CreateMul(q, b.getInt64(nr));
         Value* src = b.CreateGEP(elem, plane, j0);
         const int64_t whole = c.positions / nr;
@@ -265,10 +269,7 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
         b.CreateICmpSLT(room, b.getInt64(0)), b.getInt64(0),
         b.CreateAdd(b.CreateSDiv(room, b.getInt64(stride)), b.getInt64(1)));
     EmitForLoop(b, q0, q1, "gemm.pack_conv.q", [&](Value* q) {
-      Value* row_dst = b.CreateInBoundsGEP(
-          elem, dst,
-          b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateSub(q, q0), kc), kk),
-                      b.getInt64(nr)));
+      Value* row_dst = panel_row(q, kk);
       Value* j0 = b.CreateMul(q, b.getInt64(nr));
       Value* j1 = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
                                           b.CreateAdd(j0, b.getInt64(nr)),
@@ -312,7 +313,9 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
         Value* panel_row = b.CreateInBoundsGEP(elem, row_dst, shift);
         fill_zeros(panel_row, x0, v0);
         const int64_t x_stride = strides[c.dn.input_spatial[last]];
-        Value* src = b.CreateGEP(elem, input.base(), b.CreateAdd(row_base, b.CreateMul(off, b.getInt64(x_stride))));
+        Value* src = b.CreateGEP(
+            elem, input.base(),
+            b.CreateAdd(row_base, b.CreateMul(off, b.getInt64(x_stride))));
         EmitForLoop(b, v0, v1, "gemm.pack_conv.copy", [&](Value* x) {
           Value* v = b.CreateAlignedLoad(
               elem, b.CreateGEP(elem, src, b.CreateMul(x, b.getInt64(stride * x_stride))),

@@ -281,13 +281,16 @@ ENTRY e {
   }
 }
 
-TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
-  const std::string hlo = MatMulHlo(45, 70, 300);
+// `hlo` compiled with --strict-fp gives the evaluator's result bit for bit
+// on seeded arguments (seed `seed`).
+void ExpectStrictFpBitForBit(const std::string& hlo, int seed) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
-  const std::vector<Literal> args = {
-      RandomLiteral(Shape::Array(P::kF32, {45, 300}), 11, 0),
-      RandomLiteral(Shape::Array(P::kF32, {300, 70}), 11, 1)};
+  std::vector<Literal> args;
+  const Computation& entry = *(*module)->entry();
+  for (size_t i = 0; i < entry.parameters().size(); ++i) {
+    args.push_back(RandomLiteral(entry.parameters()[i]->shape(), seed, i));
+  }
   auto expected = EvaluateModule(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
   CompileOptions options;
@@ -302,6 +305,10 @@ TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
   const Comparison c = CompareLiterals((*r)[0], *expected->Leaves()[0], {0, 0});
   EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
                       << c.first_mismatch;
+}
+
+TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
+  ExpectStrictFpBitForBit(MatMulHlo(45, 70, 300), 11);
 }
 
 struct ConvCase {
@@ -484,25 +491,7 @@ ENTRY e {
   ROOT c = f32[2,24,6,13] convolution(x, w), window={size=3x3 stride=2x1 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
 })";
   EXPECT_EQ(PlanName(hlo), "gemm");
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  const std::vector<Literal> args = {
-      RandomLiteral(Shape::Array(P::kF32, {2, 20, 11, 13}), 29, 0),
-      RandomLiteral(Shape::Array(P::kF32, {24, 20, 3, 3}), 29, 1)};
-  auto expected = EvaluateModule(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  CompileOptions options;
-  options.name = "m";
-  options.strict_fp = true;
-  auto compiled = CompileModule(**module, options);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  auto loaded = LoadedModel::Load(*compiled);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  auto r = (*loaded)->Run(args);
-  ASSERT_TRUE(r.ok()) << r.status();
-  const Comparison c = CompareLiterals((*r)[0], *expected->Leaves()[0], {0, 0});
-  EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
-                      << c.first_mismatch;
+  ExpectStrictFpBitForBit(hlo, 29);
 }
 
 TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
