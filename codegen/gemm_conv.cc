@@ -308,21 +308,25 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
         Value* v0 = b.CreateSelect(inside, clamp(x_lo), x1);
         Value* v1 = b.CreateBinaryIntrinsic(
             llvm::Intrinsic::smax, b.CreateSelect(inside, clamp(x_hi), x1), v0);
-        // Positions relative to the panel: x + row_start - j0.
-        Value* shift = b.CreateSub(row_start, j0);
-        Value* panel_row = b.CreateInBoundsGEP(elem, row_dst, shift);
-        fill_zeros(panel_row, x0, v0);
+        // The segment's first position x0 sits at x0 + row_start - j0 >= 0
+        // in the panel; position x at x - x0 from there.
+        Value* segment = b.CreateInBoundsGEP(
+            elem, row_dst, b.CreateSub(b.CreateAdd(x0, row_start), j0));
+        fill_zeros(segment, b.getInt64(0), b.CreateSub(v0, x0));
         const int64_t x_stride = strides[c.dn.input_spatial[last]];
-        Value* src = b.CreateGEP(
-            elem, input.base(),
-            b.CreateAdd(row_base, b.CreateMul(off, b.getInt64(x_stride))));
+        // Input position x * stride + off of the row; outside the input for
+        // x outside [x_lo, x_hi), where the address is never formed.
+        Value* src = b.CreateAdd(row_base, b.CreateMul(off, b.getInt64(x_stride)));
         EmitForLoop(b, v0, v1, "gemm.pack_conv.copy", [&](Value* x) {
           Value* v = b.CreateAlignedLoad(
-              elem, b.CreateGEP(elem, src, b.CreateMul(x, b.getInt64(stride * x_stride))),
+              elem,
+              b.CreateInBoundsGEP(
+                  elem, input.base(),
+                  b.CreateAdd(src, b.CreateMul(x, b.getInt64(stride * x_stride)))),
               llvm::Align(StorageBytes(p.type)));
-          store(panel_row, x, v);
+          store(segment, b.CreateSub(x, x0), v);
         });
-        fill_zeros(panel_row, v1, x1);
+        fill_zeros(segment, b.CreateSub(v1, x0), b.CreateSub(x1, x0));
       });
       // Past the last position (the edge panel).
       fill_zeros(row_dst, b.CreateSub(j1, j0), b.getInt64(nr));
