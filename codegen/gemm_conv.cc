@@ -215,37 +215,38 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
   };
   if (c.pointwise) {
     // Position j of every depth row is input element j of its feature's
-    // plane: whole panels are single copies.
+    // plane: whole panels are read in place (PointwisePanel), the last,
+    // partial one is copied here, zeros past the last position.
+    const int64_t whole = c.positions / nr;
+    if (whole * nr == c.positions) return;
     EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_conv.k", [&](Value* kk) {
-      Value* plane = b.CreateGEP(
+      Value* q = b.getInt64(whole);
+      Value* j0 = b.getInt64(whole * nr);
+      Value* row_dst = panel_row(q, kk);
+      Value* src = b.CreateInBoundsGEP(
           elem, input.base(),
-          b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
-                      b.CreateMul(b.CreateAdd(pc, kk),
-                                  b.getInt64(strides[c.dn.input_feature]))));
-      EmitForLoop(b, q0, q1, "gemm.pack_conv.q", [&](Value* q) {
-        Value* row_dst = panel_row(q, kk);
-        Value* j0 = b.CreateMul(q, b.getInt64(nr));
-        Value* src = b.CreateGEP(elem, plane, j0);
-        const int64_t whole = c.positions / nr;
-        llvm::Function* fn = b.GetInsertBlock()->getParent();
-        auto* full = llvm::BasicBlock::Create(b.getContext(), "panel.full", fn);
-        auto* edge = llvm::BasicBlock::Create(b.getContext(), "panel.edge", fn);
-        auto* done = llvm::BasicBlock::Create(b.getContext(), "panel.done", fn);
-        b.CreateCondBr(b.CreateICmpULT(q, b.getInt64(whole)), full, edge);
-        b.SetInsertPoint(full);
-        CopyElements(b, elem, row_dst, src, nr);
-        b.CreateBr(done);
-        b.SetInsertPoint(edge);
-        Value* count = b.CreateSub(b.getInt64(c.positions), j0);
-        EmitForLoop(b, b.getInt64(0), count, "gemm.pack_conv.tail", [&](Value* x) {
-          store(row_dst, x,
-                b.CreateAlignedLoad(elem, b.CreateGEP(elem, src, x),
-                                    llvm::Align(StorageBytes(p.type))));
-        });
-        fill_zeros(row_dst, count, b.getInt64(nr));
-        b.CreateBr(done);
-        b.SetInsertPoint(done);
+          b.CreateAdd(
+              b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+                          b.CreateMul(b.CreateAdd(pc, kk),
+                                      b.getInt64(strides[c.dn.input_feature]))),
+              j0));
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* edge = llvm::BasicBlock::Create(b.getContext(), "panel.edge", fn);
+      auto* done = llvm::BasicBlock::Create(b.getContext(), "panel.done", fn);
+      // Only the unit whose group holds the last panel copies it.
+      b.CreateCondBr(b.CreateAnd(b.CreateICmpULE(q0, q), b.CreateICmpULT(q, q1)),
+                     edge, done);
+      b.SetInsertPoint(edge);
+      const int64_t count = c.positions - whole * nr;
+      EmitForLoop(b, b.getInt64(0), b.getInt64(count), "gemm.pack_conv.tail",
+                  [&](Value* x) {
+        store(row_dst, x,
+              b.CreateAlignedLoad(elem, b.CreateInBoundsGEP(elem, src, x),
+                                  llvm::Align(StorageBytes(p.type))));
       });
+      fill_zeros(row_dst, b.getInt64(count), b.getInt64(nr));
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
     });
     return;
   }
@@ -332,6 +333,22 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
       fill_zeros(row_dst, b.CreateSub(j1, j0), b.getInt64(nr));
     });
   });
+}
+
+Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
+                      const IrArray& input, Value* bt, Value* pc, Value* jq) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  return b.CreateInBoundsGEP(
+      ComputeType(b.getContext(), p.type), input.base(),
+      b.CreateAdd(
+          b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+                      b.CreateMul(pc, b.getInt64(strides[c.dn.input_feature]))),
+          b.CreateMul(jq, b.getInt64(p.tiling.nr()))));
+}
+
+int64_t PointwiseRowStride(const GemmPlan& p, const IrArray& input) {
+  return PhysicalStrides(input.shape())[p.conv->dn.input_feature];
 }
 
 std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {

@@ -448,11 +448,17 @@ ENTRY e {
   w = f32[3,3,16,24] parameter(1)
   ROOT c = f32[2,8,12,24] convolution(x, w), window={size=3x3 pad=0_0x1_1}, dim_labels=bf01_01io->b01f
 })"},
-      {"1x1 pointwise (planes copied whole), batch 3, depth slices, an edge panel", R"(HloModule m
+      {"1x1 pointwise (planes read in place), batch 3, depth slices, an edge panel", R"(HloModule m
 ENTRY e {
   x = f32[3,130,7,11] parameter(0)
   w = f32[16,130,1,1] parameter(1)
   ROOT c = f32[3,16,7,11] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 pointwise, whole panels only", R"(HloModule m
+ENTRY e {
+  x = f32[2,40,8,16] parameter(0)
+  w = f32[24,40,1,1] parameter(1)
+  ROOT c = f32[2,24,8,16] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
 })"},
       {"1x1 stride 2: not pointwise", R"(HloModule m
 ENTRY e {

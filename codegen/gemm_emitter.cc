@@ -136,11 +136,12 @@ struct IrOps {
 };
 
 // The microkernel, one function per tile and element type:
-//   void kernel(ptr rows, ptr b, i64 kc, ptr c, i64 ldc, i1 accumulate)
+//   void kernel(ptr rows, ptr b, i64 ldb, i64 kc, ptr c, i64 ldc,
+//               i1 accumulate)
 // C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
 // where row r of A is the kc contiguous elements at rows[r] (a packed
-// panel's row, or the operand itself) and the B-panel is kc x nr,
-// contiguous.
+// panel's row, or the operand itself) and the B-panel is kc rows of nr
+// contiguous elements, ldb apart (nr for a packed panel).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
                             const GemmTiling& t, bool strict) {
   const std::string name = absl::StrCat(
@@ -152,7 +153,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   auto* f = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                              {ptr, ptr, i64, ptr, i64,
+                              {ptr, ptr, i64, i64, ptr, i64,
                                llvm::Type::getInt1Ty(ctx)},
                               false),
       llvm::GlobalValue::InternalLinkage, name, mc.module());
@@ -164,7 +165,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
     // 256-bit ones.
     f->addFnAttr("min-legal-vector-width", std::to_string(t.lanes * elem_bits));
   }
-  for (unsigned arg : {1u, 3u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
+  for (unsigned arg : {1u, 4u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
   std::vector<Value*> a_rows(t.mr);
   for (int r = 0; r < t.mr; ++r) {
@@ -172,9 +173,10 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
         ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), r), llvm::Align(8));
   }
   Value* bp = f->getArg(1);
-  Value* kc = f->getArg(2);
-  Value* c = f->getArg(3);
-  Value* ldc = f->getArg(4);
+  Value* ldb = f->getArg(2);
+  Value* kc = f->getArg(3);
+  Value* c = f->getArg(4);
+  Value* ldc = f->getArg(5);
   llvm::Type* vt =
       t.lanes > 1 ? llvm::FixedVectorType::get(elem, t.lanes) : elem;
   const llvm::Align align(elem_bits / 8);
@@ -191,7 +193,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   };
   auto* load_c = llvm::BasicBlock::Create(ctx, "load_c", f);
   auto* body = llvm::BasicBlock::Create(ctx, "body", f);
-  b.CreateCondBr(f->getArg(5), load_c, body);
+  b.CreateCondBr(f->getArg(6), load_c, body);
   b.SetInsertPoint(load_c);
   for (int r = 0; r < t.mr; ++r) {
     for (int v = 0; v < t.vectors; ++v) {
@@ -203,7 +205,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   b.SetInsertPoint(body);
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
-    Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
+    Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, ldb));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
       bv[v] = b.CreateAlignedLoad(
@@ -553,6 +555,16 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                              b.CreateMul(jq, b.getInt64(nr))),
                                  b.getInt64(k)),
                              b.CreateMul(pc, b.getInt64(nr))));
+            Value* ldb = b.getInt64(nr);
+            if (feature_major && p.conv->pointwise) {
+              // Whole panels of a pointwise convolution are read in place.
+              Value* in_place =
+                  b.CreateICmpULT(jq, b.getInt64(p.conv->positions / nr));
+              bpanel = b.CreateSelect(
+                  in_place, PointwisePanel(b, p, *conv_a, bt, pc, jq), bpanel);
+              ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
+                                   ldb);
+            }
             EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
               for (int r = 0; r < t.mr; ++r) {
                 b.CreateAlignedStore(
@@ -563,7 +575,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               Value* ctile = at(
                   cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
                                   b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
-              b.CreateCall(kernel, {rows_array, bpanel, kc, ctile, b.getInt64(p.ldc()),
+              b.CreateCall(kernel, {rows_array, bpanel, ldb, kc, ctile, b.getInt64(p.ldc()),
                                     b.CreateICmpNE(s, b.getInt64(0))});
             });
           });

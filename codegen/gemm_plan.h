@@ -64,7 +64,7 @@ struct ConvGemm {
   bool feature_major = false;
   int64_t positions = 1;  // output positions per batch: the product's n
   // A feature-major 1x1 convolution whose positions are the input's, in
-  // order: B's depth row k is feature k's plane itself.
+  // order: B's depth row k is feature k's plane itself, read in place.
   bool pointwise = false;
 };
 
@@ -143,6 +143,15 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
                     const IrArray& input, llvm::Value* bt, llvm::Value* q0,
                     llvm::Value* q1, llvm::Value* pc, llvm::Value* kc,
                     llvm::Value* dst);
+
+// A pointwise convolution's B panel `jq` over depths from `pc` for batch
+// `bt`, in place: the input at position jq * nr of feature pc's plane, its
+// rows PointwiseRowStride apart. Only whole panels (positions / nr of them)
+// are read so; the last one is packed.
+llvm::Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
+                            const IrArray& input, llvm::Value* bt,
+                            llvm::Value* pc, llvm::Value* jq);
+int64_t PointwiseRowStride(const GemmPlan& p, const IrArray& input);
 
 // The convolutions the gemm takes: one feature and batch group, no input
 // dilation, operands of the result's type. With the input's features the
