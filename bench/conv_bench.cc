@@ -1,9 +1,11 @@
-// ResNet-50's three kinds of convolution, NHWC, batch 1, f32
-// (bench/models/resnet_conv*.hlo):
+// ResNet-50's three kinds of convolution, batch 1, f32, NHWC with HWIO
+// kernels (bench/models/resnet_conv*.hlo) and NCHW with OIHW kernels as
+// PyTorch exports them (resnet_conv*_nchw.hlo):
 //
 //   conv/aotc/3x3       3x3, 64 -> 64 features at 56x56, padding 1
 //   conv/aotc/1x1       1x1, 256 -> 64 features at 56x56
 //   conv/aotc/7x7s2     7x7 stride 2, 3 -> 64 features at 224x224, padding 3
+//   conv/aotc/..._nchw  the same in NCHW (the gemm's feature-major product)
 //   conv/onednn/...     oneDNN's convolution primitive on the same data, its
 //                       weights reordered once, before timing, into the
 //                       layout it prefers (aotc packs them on every run,
@@ -21,8 +23,11 @@
 
 #include "bench_util.h"
 #include "resnet_conv1x1.h"
+#include "resnet_conv1x1_nchw.h"
 #include "resnet_conv3x3.h"
+#include "resnet_conv3x3_nchw.h"
 #include "resnet_conv7x7.h"
+#include "resnet_conv7x7_nchw.h"
 
 #ifdef AOTC_BENCH_HAS_ONEDNN
 #include <omp.h>
@@ -35,20 +40,35 @@ namespace {
 
 struct Conv {
   int64_t size, in, out, window, stride, pad;
+  bool nchw = false;  // NCHW input and output, OIHW kernel
   int64_t out_size() const { return (size + 2 * pad - window) / stride + 1; }
   double flops() const {
     return 2.0 * out_size() * out_size() * out * window * window * in;
   }
+  // Element offsets of the input, the kernel and the output in the
+  // convolution's layouts.
+  int64_t x_at(int64_t y, int64_t x, int64_t i) const {
+    return nchw ? (i * size + y) * size + x : (y * size + x) * in + i;
+  }
+  int64_t w_at(int64_t ky, int64_t kx, int64_t i, int64_t o) const {
+    return nchw ? ((o * in + i) * window + ky) * window + kx
+                : ((ky * window + kx) * in + i) * out + o;
+  }
+  int64_t y_at(int64_t y, int64_t x, int64_t o) const {
+    const int64_t os = out_size();
+    return nchw ? (o * os + y) * os + x : (y * os + x) * out + o;
+  }
 };
 
 struct ConvData {
-  AlignedFloats x, w;  // NHWC input, HWIO kernel
+  AlignedFloats x, w;  // the input and the kernel in the Conv's layouts
   std::vector<Sample> samples;  // in double, with their error bounds
 };
 
 const ConvData& Data(const Conv& c) {
   static auto* cache = new std::map<int64_t, ConvData>;
-  auto [it, inserted] = cache->try_emplace(c.size * 1000000 + c.in * 1000 + c.window);
+  auto [it, inserted] = cache->try_emplace(
+      (c.size * 1000000 + c.in * 1000 + c.window) * 2 + (c.nchw ? 1 : 0));
   ConvData& d = it->second;
   if (inserted) {
     d.x = UniformFloats(c.size * c.size * c.in, 41, -1.0f, 1.0f);
@@ -64,15 +84,15 @@ const ConvData& Data(const Conv& c) {
           const int64_t ix = ox * c.stride - c.pad + kx;
           if (iy < 0 || iy >= c.size || ix < 0 || ix >= c.size) continue;
           for (int64_t i = 0; i < c.in; ++i) {
-            const double p = double{d.x[(iy * c.size + ix) * c.in + i]} *
-                             d.w[((ky * c.window + kx) * c.in + i) * c.out + o];
+            const double p = double{d.x[c.x_at(iy, ix, i)]} *
+                             d.w[c.w_at(ky, kx, i, o)];
             sum += p;
             magnitude += std::abs(p);
           }
         }
       }
       const int64_t taps = c.window * c.window * c.in;
-      d.samples.push_back({(oy * os + ox) * c.out + o, sum,
+      d.samples.push_back({c.y_at(oy, ox, o), sum,
                            1.01 * taps * std::ldexp(1.0, -24) * magnitude});
     }
   }
@@ -106,9 +126,11 @@ void OneDnn(benchmark::State& state, const Conv& c) {
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
   const int64_t os = c.out_size();
-  const memory::desc src_md({1, c.in, c.size, c.size}, f32, tag::nhwc);
-  const memory::desc dst_md({1, c.out, os, os}, f32, tag::nhwc);
-  const memory::desc user_w_md({c.out, c.in, c.window, c.window}, f32, tag::hwio);
+  const tag data_tag = c.nchw ? tag::nchw : tag::nhwc;
+  const memory::desc src_md({1, c.in, c.size, c.size}, f32, data_tag);
+  const memory::desc dst_md({1, c.out, os, os}, f32, data_tag);
+  const memory::desc user_w_md({c.out, c.in, c.window, c.window}, f32,
+                               c.nchw ? tag::oihw : tag::hwio);
   const memory::desc any_w_md({c.out, c.in, c.window, c.window}, f32, tag::any);
   const dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
@@ -152,6 +174,15 @@ void RegisterConv(const std::string& size, const Conv& c, const char* model,
                                     "resnet_conv1x1", RESNET_CONV1X1_TEMP_BYTES);
   RegisterConv<&resnet_conv7x7_run>("7x7s2", {224, 3, 64, 7, 2, 3},
                                     "resnet_conv7x7", RESNET_CONV7X7_TEMP_BYTES);
+  RegisterConv<&resnet_conv3x3_nchw_run>(
+      "3x3_nchw", {56, 64, 64, 3, 1, 1, true}, "resnet_conv3x3_nchw",
+      RESNET_CONV3X3_NCHW_TEMP_BYTES);
+  RegisterConv<&resnet_conv1x1_nchw_run>(
+      "1x1_nchw", {56, 256, 64, 1, 1, 0, true}, "resnet_conv1x1_nchw",
+      RESNET_CONV1X1_NCHW_TEMP_BYTES);
+  RegisterConv<&resnet_conv7x7_nchw_run>(
+      "7x7s2_nchw", {224, 3, 64, 7, 2, 3, true}, "resnet_conv7x7_nchw",
+      RESNET_CONV7X7_NCHW_TEMP_BYTES);
   return true;
 }();
 

@@ -3,9 +3,11 @@
 // by hand in the comments and are also compared with the reference
 // evaluator; a seeded sweep over dim_labels orders, windows (strides,
 // negative padding, both dilations, reversal), group counts and element
-// types compares -O0 and -O2 builds with the evaluator; the corpus modules
-// that convolve are compared too. The models run in buffers that end at
-// guard pages (jit_runner.h), so a read outside an operand faults.
+// types compares -O0 and -O2 builds with the evaluator, and a second one
+// does so for feature-major (NCHW-like) convolutions big enough for the
+// gemm strategy; the corpus modules that convolve are compared too. The
+// models run in buffers that end at guard pages (jit_runner.h), so a read
+// outside an operand faults.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -303,9 +305,9 @@ ENTRY e {
   ExpectMatchesEvaluator(hlo, args);
 }
 
-// A 3x3 window over 8 input features is 72 multiply-adds per output
-// element: the element-loops plan (the input's features are not its most
-// minor dimension, so the gemm declines) reports that as its work, so the
+// A 3x3 window over 8 input features (of a group) is 72 multiply-adds per
+// output element: the element-loops plan (two feature groups, which the
+// gemm declines) reports that as its work, so the
 // f32[4,7,7,16] result (3136 elements, 225792 units of work) is split by
 // batch; a batch row is 784 * 72 = 56448 units, above the 8192 of a chunk,
 // so each of the 4 batches is a chunk of its own.
@@ -313,10 +315,10 @@ TEST(ConvolutionE2eTest, LargeConvolutionIsSplitAcrossThreads) {
   const std::string hlo = R"(
 HloModule m
 ENTRY e {
-  x = f32[4,8,9,9] parameter(0)
+  x = f32[4,16,9,9] parameter(0)
   k = f32[3,3,8,16] parameter(1)
   ROOT c = f32[4,7,7,16] convolution(x, k), window={size=3x3},
-      dim_labels=bf01_01io->b01f
+      dim_labels=bf01_01io->b01f, feature_group_count=2
 })";
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
@@ -326,7 +328,7 @@ ENTRY e {
   EXPECT_EQ(plan->work_per_element, 72);
 
   const std::vector<Literal> args = {
-      RandomLiteral(Shape::Array(P::kF32, {4, 8, 9, 9}), 3, 0),
+      RandomLiteral(Shape::Array(P::kF32, {4, 16, 9, 9}), 3, 0),
       RandomLiteral(Shape::Array(P::kF32, {3, 3, 8, 16}), 3, 1)};
   auto expected = EvaluateModule(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
@@ -382,6 +384,31 @@ std::string DimsText(const std::vector<int64_t>& dims, std::mt19937& rng) {
   for (size_t d = 0; d < dims.size(); ++d) minor_to_major[d] = d;
   std::shuffle(minor_to_major.begin(), minor_to_major.end(), rng);
   return absl::StrCat(text, "{", absl::StrJoin(minor_to_major, ","), "}");
+}
+
+// The labels a, b and one digit per spatial dimension in a random order:
+// labels[k] names dimension k.
+std::string ShuffledLabels(char a, char b, int spatial, std::mt19937& rng) {
+  std::string l = {a, b};
+  for (int i = 0; i < spatial; ++i) l.push_back(static_cast<char>('0' + i));
+  std::shuffle(l.begin(), l.end(), rng);
+  return l;
+}
+
+// The dimensions `labels` name: 'b' and 'i' have a_size, 'f' and 'o'
+// b_size, digit d spatial_sizes[d].
+std::vector<int64_t> LabelDims(const std::string& labels, int64_t a_size,
+                               int64_t b_size,
+                               const std::vector<int64_t>& spatial_sizes) {
+  std::vector<int64_t> d;
+  for (char c : labels) {
+    if (c >= '0' && c <= '9') {
+      d.push_back(spatial_sizes[c - '0']);
+    } else {
+      d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
+    }
+  }
+  return d;
 }
 
 // Sizes are 1, primes and odd numbers; every window attribute and group
@@ -449,34 +476,16 @@ RandomConv MakeRandomConv(std::mt19937& rng, int case_index) {
     rhs_d.push_back(absl::StrCat(rd));
     rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
   }
-  // labels[k] names dimension k; `sizes` maps a label to its size.
-  auto labels = [&](char a, char b) {
-    std::string s = {a, b};
-    for (int i = 0; i < spatial; ++i) s.push_back(static_cast<char>('0' + i));
-    std::shuffle(s.begin(), s.end(), rng);
-    return s;
-  };
-  auto dims = [&](const std::string& l, int64_t a_size, int64_t b_size,
-                  const std::vector<int64_t>& spatial_sizes) {
-    std::vector<int64_t> d;
-    for (char c : l) {
-      if (c >= '0' && c <= '9') {
-        d.push_back(spatial_sizes[c - '0']);
-      } else {
-        d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
-      }
-    }
-    return d;
-  };
+  auto labels = [&](char a, char b) { return ShuffledLabels(a, b, spatial, rng); };
   const std::string ll = labels('b', 'f');
   const std::string rl = labels('i', 'o');
   const std::string ol = labels('b', 'f');
   const std::vector<int64_t> lhs_dims =
-      dims(ll, batch, kernel_in * fgc, in_sizes);
+      LabelDims(ll, batch, kernel_in * fgc, in_sizes);
   const std::vector<int64_t> rhs_dims =
-      dims(rl, kernel_in, out_features, win_sizes);
+      LabelDims(rl, kernel_in, out_features, win_sizes);
   const std::vector<int64_t> out_dims =
-      dims(ol, batch / bgc, out_features, out_sizes);
+      LabelDims(ol, batch / bgc, out_features, out_sizes);
   std::string window;
   if (spatial > 0) {
     window = absl::StrCat(
@@ -513,6 +522,119 @@ TEST(ConvolutionE2eTest, RandomFormsMatchTheEvaluator) {
     ExpectMatchesEvaluator(conv.hlo, conv.args);
     if (::testing::Test::HasFailure()) break;
   }
+}
+
+// A random feature-major convolution big enough for the gemm's transposed
+// product most of the time: the input's features are never its most minor
+// dimension (labels in a random order, a random layout that keeps the
+// features off the minor end), kernel and result in any order and layout;
+// sizes 1, primes and odd; strides, padding (negative too), kernel
+// dilation and reversal vary. `gemm` says whether the product is big enough
+// for the gemm: at least 8 output features, 16 positions and depth 16, and
+// 2^14 multiply-adds.
+struct FeatureMajorConv {
+  RandomConv conv;
+  bool gemm = false;
+};
+
+FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
+  auto pick = [&](std::vector<int64_t> v) {
+    return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
+  };
+  const bool f64 = pick({0, 0, 0, 1}) == 1;
+  const char* type = f64 ? "f64" : "f32";
+  const P ptype = f64 ? P::kF64 : P::kF32;
+  const int spatial = static_cast<int>(pick({1, 2, 2, 3}));
+  const int64_t batch = pick({1, 2, 3});
+  const int64_t in_features = pick({1, 3, 8, 17, 32});
+  const int64_t out_features = pick({8, 13, 16, 33});
+  std::vector<int64_t> in_sizes, win_sizes, out_sizes;
+  std::vector<std::string> size_t_, stride_t, pad_t, rhs_d, rev_t;
+  int64_t positions = 1, taps = 1;
+  for (int i = 0; i < spatial; ++i) {
+    const int64_t in =
+        spatial == 1 ? pick({17, 31, 61}) : pick({1, 5, 7, 11, 13, 23});
+    const int64_t size = pick({1, 2, 3, 5});
+    const int64_t stride = pick({1, 1, 2, 3});
+    const int64_t rd = pick({1, 1, 2});
+    const int64_t lo = pick({-1, 0, 0, 1, 2, 3});
+    int64_t hi = pick({-1, 0, 0, 1, 2, 3});
+    if (in + lo + hi < 0) hi = -in - lo;  // a padded size of 0
+    const int64_t padded = in + lo + hi;
+    const int64_t window = (size - 1) * rd + 1;
+    in_sizes.push_back(in);
+    win_sizes.push_back(size);
+    out_sizes.push_back(padded < window ? 0 : (padded - window) / stride + 1);
+    positions *= out_sizes.back();
+    taps *= size;
+    size_t_.push_back(absl::StrCat(size));
+    stride_t.push_back(absl::StrCat(stride));
+    pad_t.push_back(absl::StrCat(lo, "_", hi));
+    rhs_d.push_back(absl::StrCat(rd));
+    rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
+  }
+  auto labels = [&](char a, char b) { return ShuffledLabels(a, b, spatial, rng); };
+  const std::string ll = labels('b', 'f');
+  const std::string rl = labels('i', 'o');
+  const std::string ol = labels('b', 'f');
+  const std::vector<int64_t> lhs_dims = LabelDims(ll, batch, in_features, in_sizes);
+  const std::vector<int64_t> rhs_dims =
+      LabelDims(rl, in_features, out_features, win_sizes);
+  const std::vector<int64_t> out_dims =
+      LabelDims(ol, batch, out_features, out_sizes);
+  // The input's layout: a random order with the features not most minor.
+  const int64_t feature_dim = static_cast<int64_t>(ll.find('f'));
+  std::vector<int64_t> minor_to_major(lhs_dims.size());
+  for (size_t d = 0; d < lhs_dims.size(); ++d) minor_to_major[d] = d;
+  std::shuffle(minor_to_major.begin(), minor_to_major.end(), rng);
+  if (minor_to_major[0] == feature_dim) {
+    std::swap(minor_to_major[0], minor_to_major[1]);
+  }
+  const std::string lhs_text =
+      absl::StrCat("[", absl::StrJoin(lhs_dims, ","), "]{",
+                   absl::StrJoin(minor_to_major, ","), "}");
+  const std::string rhs_text = DimsText(rhs_dims, rng);
+  const std::string out_text = DimsText(out_dims, rng);
+  FeatureMajorConv f;
+  f.conv.hlo = absl::StrCat(
+      "HloModule m\nENTRY e {\n  x = ", type, lhs_text,
+      " parameter(0)\n  k = ", type, rhs_text, " parameter(1)\n  ROOT c = ",
+      type, out_text, " convolution(x, k), window={size=",
+      absl::StrJoin(size_t_, "x"), " stride=", absl::StrJoin(stride_t, "x"),
+      " pad=", absl::StrJoin(pad_t, "x"), " rhs_dilate=",
+      absl::StrJoin(rhs_d, "x"), " rhs_reversal=", absl::StrJoin(rev_t, "x"),
+      "}, dim_labels=", ll, "_", rl, "->", ol, "\n}\n");
+  f.conv.args.push_back(
+      RandomLiteral(Shape::Array(ptype, lhs_dims), case_index, 0));
+  f.conv.args.push_back(
+      RandomLiteral(Shape::Array(ptype, rhs_dims), case_index, 1));
+  const int64_t depth = taps * in_features;
+  f.gemm = out_features >= 8 && positions >= 16 && depth >= 16 &&
+           batch * out_features * positions * depth >= (int64_t{1} << 14);
+  return f;
+}
+
+// Feature-major convolutions: the gemm's transposed product where it is big
+// enough (and it fires there), the generic loops elsewhere; the
+// evaluator's numbers at -O0 and -O2.
+TEST(ConvolutionE2eTest, RandomFeatureMajorFormsMatchTheEvaluator) {
+  std::mt19937 rng(20261126);
+  int gemm = 0;
+  for (int i = 0; i < 60; ++i) {
+    FeatureMajorConv f = MakeRandomFeatureMajorConv(rng, 100 + i);
+    SCOPED_TRACE(f.conv.hlo);
+    if (f.gemm) {
+      ++gemm;
+      auto module = LoadModuleFromString(f.conv.hlo, "test.hlo");
+      ASSERT_TRUE(module.ok()) << module.status();
+      auto plan = PlanInstruction(*(*module)->entry()->root());
+      ASSERT_TRUE(plan.ok()) << plan.status();
+      EXPECT_EQ(plan->name, "gemm");
+    }
+    ExpectMatchesEvaluator(f.conv.hlo, f.conv.args);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GE(gemm, 20);
 }
 
 // Every corpus module with a convolution is compiled through the

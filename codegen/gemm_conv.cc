@@ -1,12 +1,14 @@
 // The convolution side of the gemm strategy: each row's window origin,
-// the row pointers into the input, and the packing of inputs with few
-// features (see ConvGemm in gemm_plan.h).
+// the row pointers into the input, the packing of inputs with few
+// features, and a feature-major input's panels (see ConvGemm in
+// gemm_plan.h).
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/gemm_plan.h"
 #include "codegen/ir_types.h"
+#include "compiler/support/check.h"
 #include "compiler/ir/shape_inference.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -177,6 +179,178 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
   });
 }
 
+// Each depth row k = (tap, feature) of a panel is copied run by run: the
+// panel's positions split at the ends of output rows (the innermost spatial
+// axis), and each row's positions whose window tap falls inside the input
+// form one range, found with two divisions, copied with the window's stride
+// (one vector move per few elements when the stride is 1 and the innermost
+// spatial axis is the most minor dimension), zeros on either side.
+void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, Value* bt, Value* q0, Value* q1,
+                    Value* pc, Value* kc, Value* dst) {
+  const ConvGemm& c = *p.conv;
+  AOTC_CHECK(!c.window.empty(), "a feature-major product needs a window");
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const int64_t nr = p.tiling.nr();
+  const size_t last = c.window.size() - 1;
+  const int64_t width = c.row_ext.back();  // output positions per row
+  const int64_t stride = c.window[last].stride;
+  const std::vector<int64_t> outer_ext(c.row_ext.begin() + 1, c.row_ext.end() - 1);
+  Value* zero = llvm::ConstantFP::get(elem, 0);
+  auto store = [&](Value* row_dst, Value* at, Value* v) {
+    b.CreateAlignedStore(v, b.CreateInBoundsGEP(elem, row_dst, at),
+                         llvm::Align(StorageBytes(p.type)));
+  };
+  auto fill_zeros = [&](Value* row_dst, Value* from, Value* to) {
+    EmitForLoop(b, from, to, "gemm.pack_conv.zero",
+                [&](Value* jj) { store(row_dst, jj, zero); });
+  };
+  // Depth row kk of panel q in `dst`.
+  auto panel_row = [&](Value* q, Value* kk) {
+    return b.CreateInBoundsGEP(
+        elem, dst,
+        b.CreateMul(b.CreateAdd(b.CreateMul(b.CreateSub(q, q0), kc), kk),
+                    b.getInt64(nr)));
+  };
+  if (c.pointwise) {
+    // Position j of every depth row is input element j of its feature's
+    // plane: whole panels are read in place (PointwisePanel), the last,
+    // partial one is copied here, zeros past the last position.
+    const int64_t whole = c.positions / nr;
+    if (whole * nr == c.positions) return;
+    EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_conv.k", [&](Value* kk) {
+      Value* q = b.getInt64(whole);
+      Value* j0 = b.getInt64(whole * nr);
+      Value* row_dst = panel_row(q, kk);
+      Value* src = b.CreateInBoundsGEP(
+          elem, input.base(),
+          b.CreateAdd(
+              b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+                          b.CreateMul(b.CreateAdd(pc, kk),
+                                      b.getInt64(strides[c.dn.input_feature]))),
+              j0));
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* edge = llvm::BasicBlock::Create(b.getContext(), "panel.edge", fn);
+      auto* done = llvm::BasicBlock::Create(b.getContext(), "panel.done", fn);
+      // Only the unit whose group holds the last panel copies it.
+      b.CreateCondBr(b.CreateAnd(b.CreateICmpULE(q0, q), b.CreateICmpULT(q, q1)),
+                     edge, done);
+      b.SetInsertPoint(edge);
+      const int64_t count = c.positions - whole * nr;
+      EmitForLoop(b, b.getInt64(0), b.getInt64(count), "gemm.pack_conv.tail",
+                  [&](Value* x) {
+        store(row_dst, x,
+              b.CreateAlignedLoad(elem, b.CreateInBoundsGEP(elem, src, x),
+                                  llvm::Align(StorageBytes(p.type))));
+      });
+      fill_zeros(row_dst, b.getInt64(count), b.getInt64(nr));
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    });
+    return;
+  }
+  EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_conv.k", [&](Value* kk) {
+    Value* k = b.CreateAdd(pc, kk);
+    const std::vector<Value*> at_tap =
+        WindowOffsets(b, c, b.CreateUDiv(k, b.getInt64(c.features)));
+    Value* base = b.CreateAdd(
+        b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+        b.CreateMul(b.CreateURem(k, b.getInt64(c.features)),
+                    b.getInt64(strides[c.dn.input_feature])));
+    // The tap's input position along the innermost axis is x * stride + off
+    // for output position x: inside for x in [x_lo, x_hi).
+    Value* off = b.CreateSub(at_tap[last], b.getInt64(c.window[last].pad_low));
+    Value* neg = b.CreateNeg(off);
+    Value* x_lo = b.CreateSelect(
+        b.CreateICmpSLE(neg, b.getInt64(0)), b.getInt64(0),
+        b.CreateSDiv(b.CreateAdd(neg, b.getInt64(stride - 1)), b.getInt64(stride)));
+    Value* room = b.CreateSub(b.getInt64(c.in_ext[last] - 1), off);
+    Value* x_hi = b.CreateSelect(
+        b.CreateICmpSLT(room, b.getInt64(0)), b.getInt64(0),
+        b.CreateAdd(b.CreateSDiv(room, b.getInt64(stride)), b.getInt64(1)));
+    EmitForLoop(b, q0, q1, "gemm.pack_conv.q", [&](Value* q) {
+      Value* row_dst = panel_row(q, kk);
+      Value* j0 = b.CreateMul(q, b.getInt64(nr));
+      Value* j1 = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                          b.CreateAdd(j0, b.getInt64(nr)),
+                                          b.getInt64(c.positions));
+      Value* row_lo = b.CreateUDiv(j0, b.getInt64(width));
+      Value* row_hi = b.CreateAdd(
+          b.CreateUDiv(b.CreateSub(j1, b.getInt64(1)), b.getInt64(width)),
+          b.getInt64(1));
+      EmitForLoop(b, row_lo, row_hi, "gemm.pack_conv.row", [&](Value* row) {
+        Value* row_start = b.CreateMul(row, b.getInt64(width));
+        // This panel's positions of the row: x in [x0, x1).
+        Value* x0 = b.CreateSub(
+            b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, j0, row_start), row_start);
+        Value* x1 = b.CreateSub(
+            b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, j1,
+                                    b.CreateAdd(row_start, b.getInt64(width))),
+            row_start);
+        // The outer axes' input positions, all inside or the row is zeros.
+        const std::vector<Value*> outer = UnflattenRowMajor(b, row, outer_ext);
+        Value* inside = b.getTrue();
+        Value* row_base = base;
+        for (size_t i = 0; i < last; ++i) {
+          Value* pos = b.CreateAdd(
+              b.CreateSub(b.CreateMul(outer[i], b.getInt64(c.window[i].stride)),
+                          b.getInt64(c.window[i].pad_low)),
+              at_tap[i]);
+          inside = b.CreateAnd(inside, b.CreateICmpULT(pos, b.getInt64(c.in_ext[i])));
+          row_base = b.CreateAdd(
+              row_base, b.CreateMul(pos, b.getInt64(strides[c.dn.input_spatial[i]])));
+        }
+        auto clamp = [&](Value* v) {
+          return b.CreateBinaryIntrinsic(
+              llvm::Intrinsic::smin,
+              b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, x0), x1);
+        };
+        Value* v0 = b.CreateSelect(inside, clamp(x_lo), x1);
+        Value* v1 = b.CreateBinaryIntrinsic(
+            llvm::Intrinsic::smax, b.CreateSelect(inside, clamp(x_hi), x1), v0);
+        // The segment's first position x0 sits at x0 + row_start - j0 >= 0
+        // in the panel; position x at x - x0 from there.
+        Value* segment = b.CreateInBoundsGEP(
+            elem, row_dst, b.CreateSub(b.CreateAdd(x0, row_start), j0));
+        fill_zeros(segment, b.getInt64(0), b.CreateSub(v0, x0));
+        const int64_t x_stride = strides[c.dn.input_spatial[last]];
+        // Input position x * stride + off of the row; outside the input for
+        // x outside [x_lo, x_hi), where the address is never formed.
+        Value* src = b.CreateAdd(row_base, b.CreateMul(off, b.getInt64(x_stride)));
+        EmitForLoop(b, v0, v1, "gemm.pack_conv.copy", [&](Value* x) {
+          Value* v = b.CreateAlignedLoad(
+              elem,
+              b.CreateInBoundsGEP(
+                  elem, input.base(),
+                  b.CreateAdd(src, b.CreateMul(x, b.getInt64(stride * x_stride)))),
+              llvm::Align(StorageBytes(p.type)));
+          store(segment, b.CreateSub(x, x0), v);
+        });
+        fill_zeros(segment, b.CreateSub(v1, x0), b.CreateSub(x1, x0));
+      });
+      // Past the last position (the edge panel).
+      fill_zeros(row_dst, b.CreateSub(j1, j0), b.getInt64(nr));
+    });
+  });
+}
+
+Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
+                      const IrArray& input, Value* bt, Value* pc, Value* jq) {
+  const ConvGemm& c = *p.conv;
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  return b.CreateInBoundsGEP(
+      ComputeType(b.getContext(), p.type), input.base(),
+      b.CreateAdd(
+          b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+                      b.CreateMul(pc, b.getInt64(strides[c.dn.input_feature]))),
+          b.CreateMul(jq, b.getInt64(p.tiling.nr()))));
+}
+
+int64_t PointwiseRowStride(const GemmPlan& p, const IrArray& input) {
+  return PhysicalStrides(input.shape())[p.conv->dn.input_feature];
+}
+
 std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   const InstructionAttributes& attrs = conv.attrs();
   const Shape& lhs = conv.operand(0)->shape();
@@ -194,13 +368,12 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   ConvGemm c;
   c.dn = attrs.conv_dnums;
   c.window = attrs.window;
-  if (lhs.layout().minor_to_major[0] != c.dn.input_feature ||
-      c.window.size() != c.dn.input_spatial.size()) {
-    return std::nullopt;
-  }
+  if (c.window.size() != c.dn.input_spatial.size()) return std::nullopt;
   c.features = lhs.dimensions(c.dn.input_feature);
-  c.packed = c.features < 8;
-  c.row_runs = !c.window.empty() && c.window.back().window_dilation == 1 &&
+  c.feature_major = lhs.layout().minor_to_major[0] != c.dn.input_feature;
+  c.packed = !c.feature_major && c.features < 8;
+  c.row_runs = !c.feature_major && !c.window.empty() &&
+               c.window.back().window_dilation == 1 &&
                PhysicalStrides(lhs)[c.dn.input_spatial.back()] == c.features;
   c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
   for (size_t i = 0; i < c.window.size(); ++i) {
@@ -209,6 +382,18 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
     c.kernel_ext.push_back(rhs.dimensions(c.dn.kernel_spatial[i]));
     c.row_ext.push_back(conv.shape().dimensions(c.dn.output_spatial[i]));
     c.taps *= c.kernel_ext.back();
+    c.positions *= c.row_ext.back();
+  }
+  // Pointwise: a 1x1 window, stride 1, no padding, over spatial dimensions
+  // that are one row-major block of the input's memory.
+  const std::vector<int64_t> strides = PhysicalStrides(lhs);
+  c.pointwise = c.feature_major && c.taps == 1;
+  int64_t block = 1;
+  for (size_t i = c.window.size(); i-- > 0 && c.pointwise;) {
+    const WindowDim& w = c.window[i];
+    c.pointwise = w.stride == 1 && w.pad_low == 0 && w.pad_high == 0 &&
+                  strides[c.dn.input_spatial[i]] == block;
+    block *= c.in_ext[i];
   }
   return c;
 }

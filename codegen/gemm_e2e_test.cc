@@ -3,8 +3,9 @@
 // double with the classic error bound of a sum of K products, every
 // dimension-numbers form and layout against the evaluator, fused epilogues,
 // bf16 operands, constant weights packed at compile time, the evaluator's
-// numbers bit for bit under --strict-fp, blocks split across threads, and
-// the tilings chosen for each kind of target.
+// numbers bit for bit under --strict-fp, blocks split across threads,
+// convolutions (features minor and feature-major), and the tilings chosen
+// for each kind of target.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -280,13 +281,16 @@ ENTRY e {
   }
 }
 
-TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
-  const std::string hlo = MatMulHlo(45, 70, 300);
+// `hlo` compiled with --strict-fp gives the evaluator's result bit for bit
+// on seeded arguments (seed `seed`).
+void ExpectStrictFpBitForBit(const std::string& hlo, int seed) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
-  const std::vector<Literal> args = {
-      RandomLiteral(Shape::Array(P::kF32, {45, 300}), 11, 0),
-      RandomLiteral(Shape::Array(P::kF32, {300, 70}), 11, 1)};
+  std::vector<Literal> args;
+  const Computation& entry = *(*module)->entry();
+  for (size_t i = 0; i < entry.parameters().size(); ++i) {
+    args.push_back(RandomLiteral(entry.parameters()[i]->shape(), seed, i));
+  }
   auto expected = EvaluateModule(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
   CompileOptions options;
@@ -303,17 +307,51 @@ TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
                       << c.first_mismatch;
 }
 
+TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
+  ExpectStrictFpBitForBit(MatMulHlo(45, 70, 300), 11);
+}
+
+struct ConvCase {
+  const char* name;
+  const char* hlo;
+};
+
+// Each case is planned by the gemm after the optimization pipeline and
+// matches the evaluator: at -O0 and -O2 as read, and optimized with its
+// units run in reverse order on a pool (ThreadedReverseHook).
+void ExpectGemmConvolutionsMatch(const std::vector<ConvCase>& cases) {
+  for (const ConvCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto module = LoadModuleFromString(c.hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    EXPECT_EQ(PlanName(c.hlo, /*optimize=*/true), "gemm");
+    std::vector<Literal> args;
+    const Computation& entry = *(*module)->entry();
+    for (size_t i = 0; i < entry.parameters().size(); ++i) {
+      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 13, i));
+    }
+    ExpectMatchesEvaluator(c.hlo, args);
+    auto expected = EvaluateModule(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    const PrimitiveType type = expected->Leaves()[0]->shape().element_type();
+    HookLog log;
+    aotc_set_parallel_for(&ThreadedReverseHook, &log);
+    auto fused = CompileAndRun(c.hlo, args, 2, /*optimize=*/true);
+    aotc_set_parallel_for(nullptr, nullptr);
+    ASSERT_TRUE(fused.ok()) << fused.status();
+    const Comparison cmp = CompareLiterals((*fused)[0], *expected->Leaves()[0],
+                                           DefaultTolerance(type));
+    EXPECT_TRUE(cmp.ok()) << cmp.first_mismatch;
+  }
+}
+
 // Convolutions whose input features are contiguous run as products on the
 // microkernel: A's rows straight from the input (many features) or packed
 // tap by tap (few), zeros outside the input. The evaluator's numbers for
 // padding, negative padding, strides, dilation, reversal, 1-D and 3-D
 // windows and a fused bias and relu.
 TEST(GemmE2eTest, ConvolutionsMatchTheEvaluator) {
-  struct Case {
-    const char* name;
-    const char* hlo;
-  };
-  const std::vector<Case> cases = {
+  ExpectGemmConvolutionsMatch({
       {"3x3 same padding, 24 features in place", R"(HloModule m
 ENTRY e {
   x = f32[2,9,11,24] parameter(0)
@@ -356,26 +394,110 @@ ENTRY e {
   zb = f32[1,10,10,40] broadcast(z), dimensions={}
   ROOT r = f32[1,10,10,40] maximum(s, zb)
 })"},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.name);
-    auto module = LoadModuleFromString(c.hlo, "test.hlo");
-    ASSERT_TRUE(module.ok()) << module.status();
-    EXPECT_EQ(PlanName(c.hlo, /*optimize=*/true), "gemm");
-    std::vector<Literal> args;
-    const Computation& entry = *(*module)->entry();
-    for (size_t i = 0; i < entry.parameters().size(); ++i) {
-      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 13, i));
-    }
-    ExpectMatchesEvaluator(c.hlo, args);
-    auto fused = CompileAndRun(c.hlo, args, 2, /*optimize=*/true);
-    ASSERT_TRUE(fused.ok()) << fused.status();
-    auto expected = EvaluateModule(**module, args);
-    ASSERT_TRUE(expected.ok()) << expected.status();
-    const Comparison cmp = CompareLiterals((*fused)[0], *expected->Leaves()[0],
-                                           DefaultTolerance(P::kF32));
-    EXPECT_TRUE(cmp.ok()) << cmp.first_mismatch;
-  }
+  });
+}
+
+// Feature-major convolutions (NCHW, OIHW as PyTorch exports them, and other
+// layouts whose input features are not the most minor dimension) run as the
+// transposed product: output features times positions, the input packed
+// panel by panel. Batches, strides, padding (negative too), dilation,
+// reversal, sizes of 1 and primes, 1-D to 3-D windows, f64, an input whose
+// innermost spatial axis is not contiguous, a feature-minor output and a
+// fused bias and relu per output element.
+TEST(GemmE2eTest, FeatureMajorConvolutionsMatchTheEvaluator) {
+  ExpectGemmConvolutionsMatch({
+      {"NCHW 3x3 same padding, batch 2", R"(HloModule m
+ENTRY e {
+  x = f32[2,24,9,11] parameter(0)
+  w = f32[20,24,3,3] parameter(1)
+  ROOT c = f32[2,20,9,11] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"stride 2, 3 features (a stem)", R"(HloModule m
+ENTRY e {
+  x = f32[1,3,23,19] parameter(0)
+  w = f32[17,3,7,7] parameter(1)
+  ROOT c = f32[1,17,12,10] convolution(x, w), window={size=7x7 stride=2x2 pad=3_3x3_3}, dim_labels=bf01_oi01->bf01
+})"},
+      {"dilated, reversed, uneven and negative padding", R"(HloModule m
+ENTRY e {
+  x = f32[1,16,13,12] parameter(0)
+  w = f32[18,16,3,2] parameter(1)
+  ROOT c = f32[1,18,10,12] convolution(x, w), window={size=3x2 pad=2_-1x0_1 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1-D, stride 3, 13 output features, batch 3", R"(HloModule m
+ENTRY e {
+  x = f32[3,30,61] parameter(0)
+  w = f32[13,30,5] parameter(1)
+  ROOT c = f32[3,13,20] convolution(x, w), window={size=5 stride=3 pad=1_2}, dim_labels=bf0_oi0->bf0
+})"},
+      {"3-D, f64", R"(HloModule m
+ENTRY e {
+  x = f64[1,8,5,6,7] parameter(0)
+  w = f64[20,8,2,2,2] parameter(1)
+  ROOT c = f64[1,20,4,5,6] convolution(x, w), window={size=2x2x2}, dim_labels=bf012_oi012->bf012
+})"},
+      {"rows of one position, a prime width", R"(HloModule m
+ENTRY e {
+  x = f32[1,16,1,37] parameter(0)
+  w = f32[16,16,1,3] parameter(1)
+  ROOT c = f32[1,16,1,37] convolution(x, w), window={size=1x3 pad=0_0x1_1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"input height-minor, kernel HWIO, output NHWC", R"(HloModule m
+ENTRY e {
+  x = f32[2,16,10,12]{2,3,1,0} parameter(0)
+  w = f32[3,3,16,24] parameter(1)
+  ROOT c = f32[2,8,12,24] convolution(x, w), window={size=3x3 pad=0_0x1_1}, dim_labels=bf01_01io->b01f
+})"},
+      {"1x1 pointwise (planes read in place), batch 3, depth slices, an edge panel", R"(HloModule m
+ENTRY e {
+  x = f32[3,130,7,11] parameter(0)
+  w = f32[16,130,1,1] parameter(1)
+  ROOT c = f32[3,16,7,11] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 pointwise, whole panels only", R"(HloModule m
+ENTRY e {
+  x = f32[2,40,8,16] parameter(0)
+  w = f32[24,40,1,1] parameter(1)
+  ROOT c = f32[2,24,8,16] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 stride 2: not pointwise", R"(HloModule m
+ENTRY e {
+  x = f32[2,32,9,9] parameter(0)
+  w = f32[16,32,1,1] parameter(1)
+  ROOT c = f32[2,16,5,5] convolution(x, w), window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01
+})"},
+      {"1x1 padded: not pointwise", R"(HloModule m
+ENTRY e {
+  x = f32[2,16,9,9] parameter(0)
+  w = f32[16,16,1,1] parameter(1)
+  ROOT c = f32[2,16,11,9] convolution(x, w), window={size=1x1 pad=1_1x0_0}, dim_labels=bf01_oi01->bf01
+})"},
+      {"bias and relu fused", R"(HloModule m
+ENTRY e {
+  x = f32[1,32,10,10] parameter(0)
+  w = f32[40,32,1,1] parameter(1)
+  bias = f32[40] parameter(2)
+  c = f32[1,40,10,10] convolution(x, w), window={size=1x1}, dim_labels=bf01_oi01->bf01
+  bb = f32[1,40,10,10] broadcast(bias), dimensions={1}
+  s = f32[1,40,10,10] add(c, bb)
+  z = f32[] constant(0)
+  zb = f32[1,40,10,10] broadcast(z), dimensions={}
+  ROOT r = f32[1,40,10,10] maximum(s, zb)
+})"},
+  });
+}
+
+// The transposed product sums each output in the evaluator's depth order
+// (tap, then input feature): under --strict-fp its numbers bit for bit.
+TEST(GemmE2eTest, FeatureMajorStrictFpGivesTheEvaluatorsNumbersBitForBit) {
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  x = f32[2,20,11,13] parameter(0)
+  w = f32[24,20,3,3] parameter(1)
+  ROOT c = f32[2,24,6,13] convolution(x, w), window={size=3x3 stride=2x1 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+})";
+  EXPECT_EQ(PlanName(hlo), "gemm");
+  ExpectStrictFpBitForBit(hlo, 29);
 }
 
 TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
@@ -404,24 +526,36 @@ ENTRY e {
   k = f32[3,3,8,16] constant()", k_text, R"()
   ROOT c = f32[1,12,10,16] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f
 })");
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  auto plan = PlanInstruction(*(*module)->entry()->root());
-  ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->name, "gemm");
-  EXPECT_FALSE(plan->prologue);
-  ExpectMatchesEvaluator(
-      hlo, {RandomLiteral(Shape::Array(P::kF32, {1, 12, 10, 8}), 17, 0)});
+  // The same kernel against an NCHW input: the feature-major product, whose
+  // A is the kernel, packed into rows at compile time.
+  const std::string nchw = absl::StrCat(R"(HloModule m
+ENTRY e {
+  x = f32[1,8,12,10] parameter(0)
+  k = f32[3,3,8,16] constant()", k_text, R"()
+  ROOT c = f32[1,16,12,10] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=bf01_01io->bf01
+})");
+  for (const auto& [text, input] :
+       {std::pair{&hlo, std::vector<int64_t>{1, 12, 10, 8}},
+        std::pair{&nchw, std::vector<int64_t>{1, 8, 12, 10}}}) {
+    auto module = LoadModuleFromString(*text, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    auto plan = PlanInstruction(*(*module)->entry()->root());
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    EXPECT_EQ(plan->name, "gemm");
+    EXPECT_FALSE(plan->prologue);
+    ExpectMatchesEvaluator(*text,
+                           {RandomLiteral(Shape::Array(P::kF32, input), 17, 0)});
+  }
 }
 
 TEST(GemmE2eTest, ConvolutionsTheGemmDeclines) {
-  // Input features not the most minor dimension and input dilation go to
-  // the generic loops, a depthwise convolution to the depthwise loops.
+  // Feature groups and input dilation go to the generic loops, a depthwise
+  // convolution to the depthwise loops.
   EXPECT_EQ(PlanName(R"(HloModule m
 ENTRY e {
-  x = f32[1,16,10,10] parameter(0)
-  w = f32[3,3,16,16] parameter(1)
-  ROOT c = f32[1,16,8,8] convolution(x, w), window={size=3x3}, dim_labels=bf01_01io->bf01
+  x = f32[1,32,10,10] parameter(0)
+  w = f32[16,16,3,3] parameter(1)
+  ROOT c = f32[1,16,8,8] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=2
 })"),
             "element-loops");
   EXPECT_EQ(PlanName(R"(HloModule m

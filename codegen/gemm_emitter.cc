@@ -136,11 +136,12 @@ struct IrOps {
 };
 
 // The microkernel, one function per tile and element type:
-//   void kernel(ptr rows, ptr b, i64 kc, ptr c, i64 ldc, i1 accumulate)
+//   void kernel(ptr rows, ptr b, i64 ldb, i64 kc, ptr c, i64 ldc,
+//               i1 accumulate)
 // C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
 // where row r of A is the kc contiguous elements at rows[r] (a packed
-// panel's row, or the operand itself) and the B-panel is kc x nr,
-// contiguous.
+// panel's row, or the operand itself) and the B-panel is kc rows of nr
+// contiguous elements, ldb apart (nr for a packed panel).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
                             const GemmTiling& t, bool strict) {
   const std::string name = absl::StrCat(
@@ -152,7 +153,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   auto* f = llvm::Function::Create(
       llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                              {ptr, ptr, i64, ptr, i64,
+                              {ptr, ptr, i64, i64, ptr, i64,
                                llvm::Type::getInt1Ty(ctx)},
                               false),
       llvm::GlobalValue::InternalLinkage, name, mc.module());
@@ -164,7 +165,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
     // 256-bit ones.
     f->addFnAttr("min-legal-vector-width", std::to_string(t.lanes * elem_bits));
   }
-  for (unsigned arg : {1u, 3u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
+  for (unsigned arg : {1u, 4u}) f->addParamAttr(arg, llvm::Attribute::NoAlias);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
   std::vector<Value*> a_rows(t.mr);
   for (int r = 0; r < t.mr; ++r) {
@@ -172,9 +173,10 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
         ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), r), llvm::Align(8));
   }
   Value* bp = f->getArg(1);
-  Value* kc = f->getArg(2);
-  Value* c = f->getArg(3);
-  Value* ldc = f->getArg(4);
+  Value* ldb = f->getArg(2);
+  Value* kc = f->getArg(3);
+  Value* c = f->getArg(4);
+  Value* ldc = f->getArg(5);
   llvm::Type* vt =
       t.lanes > 1 ? llvm::FixedVectorType::get(elem, t.lanes) : elem;
   const llvm::Align align(elem_bits / 8);
@@ -191,7 +193,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   };
   auto* load_c = llvm::BasicBlock::Create(ctx, "load_c", f);
   auto* body = llvm::BasicBlock::Create(ctx, "body", f);
-  b.CreateCondBr(f->getArg(5), load_c, body);
+  b.CreateCondBr(f->getArg(6), load_c, body);
   b.SetInsertPoint(load_c);
   for (int r = 0; r < t.mr; ++r) {
     for (int v = 0; v < t.vectors; ++v) {
@@ -203,7 +205,7 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   b.SetInsertPoint(body);
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
-    Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
+    Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, ldb));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
       bv[v] = b.CreateAlignedLoad(
@@ -325,8 +327,33 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
   return err.status;
 }
 
-// B's panels computed at compile time from the constant operand, in the
-// layout PackB writes.
+// The prologue of a feature-major convolution: its kernel into rows of K at
+// `ka`, row i (output feature i) at element i * k, in the depth order of
+// ConvGemm.
+absl::Status PackKernelRows(const LoopArgs& a, const GemmPlan& p, Value* ka) {
+  llvm::IRBuilderBase& b = a.b;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  FirstError err;
+  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.m), "gemm.pack_kernel",
+              [&](Value* i) {
+    EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.k), "gemm.pack_kernel.k",
+                [&](Value* kk) {
+      if (!err.status.ok()) return;
+      absl::StatusOr<Value*> v = ReadB(b, p, a, b.getInt64(0), kk, i);
+      if (!err.Take(v)) return;
+      b.CreateAlignedStore(
+          *v,
+          b.CreateInBoundsGEP(
+              elem, ka, b.CreateAdd(b.CreateMul(i, b.getInt64(p.dims.k)), kk)),
+          llvm::Align(StorageBytes(p.type)));
+    });
+  });
+  return err.status;
+}
+
+// The constant operand packed at compile time, in the layout the prologue
+// writes: B's panels (PackB), or a feature-major convolution's kernel rows
+// (PackKernelRows).
 std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
                                              const Literal& rhs) {
   const PrimitiveType src = rhs.shape().element_type();
@@ -335,7 +362,10 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
     return nullptr;
   }
   const int64_t nr = p.tiling.nr();
-  const int64_t total = p.dims.batch * p.n_pad * p.dims.k;
+  const bool rows = p.conv.has_value() && p.conv->feature_major;
+  const int64_t batch = rows ? 1 : p.dims.batch;
+  const int64_t cols = rows ? p.dims.m : p.dims.n;
+  const int64_t total = rows ? p.dims.m * p.dims.k : batch * p.n_pad * p.dims.k;
   auto packed = std::make_shared<Literal>(Shape::Array(p.type, {total}));
   const Shape& shape = rhs.shape();
   std::vector<int64_t> strides(shape.rank(), 1);
@@ -350,15 +380,16 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
     std::memcpy(&f, &bits, sizeof f);
     return f;
   };
-  for (int64_t bt = 0; bt < p.dims.batch; ++bt) {
+  for (int64_t bt = 0; bt < batch; ++bt) {
     for (int64_t kk = 0; kk < p.dims.k; ++kk) {
-      for (int64_t col = 0; col < p.dims.n; ++col) {
+      for (int64_t col = 0; col < cols; ++col) {
         const std::vector<int64_t> multi =
             RhsIndex<int64_t>(p, shape, bt, kk, col, ConstantOps{});
         int64_t linear = 0;
         for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
         const int64_t at =
-            (bt * p.n_pad + col / nr * nr) * p.dims.k + kk * nr + col % nr;
+            rows ? col * p.dims.k + kk
+                 : (bt * p.n_pad + col / nr * nr) * p.dims.k + kk * nr + col % nr;
         if (p.type == PrimitiveType::kF64) {
           packed->Set<double>(at, value(linear));
         } else {
@@ -379,9 +410,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
   const int64_t nr = t.nr();
   llvm::Function* kernel = Microkernel(a.mc, elem, t, a.mc.strict_fp());
-  Value* bp = p.packed_b != nullptr ? a.mc.ConstantGlobal(*p.packed_b) : a.scratch;
+  // The operand packed once: B, or a feature-major convolution's kernel.
+  Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
   Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
-                                     b.getInt64(p.b_bytes));
+                                     b.getInt64(p.once_bytes));
   ElementalEmitter emitter(a.mc, b);
   FirstError err;
   // A read in place when the plan allows it and the operand is in memory.
@@ -391,7 +423,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   if (p.conv && conv_a == nullptr) {
     return absl::InternalError("gemm: a convolution's input is not in memory");
   }
-  Value* zeros = p.conv ? ZeroRow(a.mc, elem, t.kc) : nullptr;
+  const bool feature_major = p.conv && p.conv->feature_major;
+  // A convolution whose A rows are read from the input (not feature-major).
+  const bool conv_rows = p.conv && !feature_major;
+  Value* zeros = conv_rows ? ZeroRow(a.mc, elem, t.kc) : nullptr;
   llvm::Type* ptr_type = llvm::PointerType::getUnqual(ctx);
   llvm::AllocaInst* rows_array =
       EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
@@ -424,13 +459,14 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             b.getInt8Ty(), slots,
             b.CreateMul(p.parallel ? u : b.getInt64(0), b.getInt64(p.slot_bytes)));
         Value* ap = slot;
-        Value* cs = b.CreateInBoundsGEP(b.getInt8Ty(), slot, b.getInt64(p.a_bytes));
+        Value* cs = b.CreateInBoundsGEP(b.getInt8Ty(), slot, b.getInt64(p.pack_bytes));
         Value* row_info = b.CreateInBoundsGEP(
-            b.getInt8Ty(), cs, b.getInt64(p.slot_bytes - p.a_bytes - p.row_info_bytes));
-        if (conv_a != nullptr) FillRowOrigins(b, p, *conv_a, i0, panels, row_info);
-        // Depth slices: [pc, pc + kc) of K; a convolution's stay within a tap.
+            b.getInt8Ty(), cs, b.getInt64(p.slot_bytes - p.pack_bytes - p.row_info_bytes));
+        if (conv_rows) FillRowOrigins(b, p, *conv_a, i0, panels, row_info);
+        // Depth slices: [pc, pc + kc) of K; a convolution's read from the
+        // input in place stay within a tap.
         const int64_t slices =
-            !p.conv          ? (k + t.kc - 1) / t.kc
+            !conv_rows       ? (k + t.kc - 1) / t.kc
             : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
                                    p.conv->taps_per_slice
                              : p.conv->taps * p.conv->chunks;
@@ -443,7 +479,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             pc = b.CreateMul(s, b.getInt64(t.kc));
             kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
                                          b.CreateSub(b.getInt64(k), pc));
-          } else if (p.conv) {
+          } else if (conv_rows) {
             tap = b.CreateUDiv(s, b.getInt64(p.conv->chunks));
             c0 = b.CreateMul(b.CreateURem(s, b.getInt64(p.conv->chunks)),
                              b.getInt64(t.kc));
@@ -457,8 +493,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           }
           // A convolution's window offset of this tap, per spatial axis.
           std::vector<Value*> tap_at;
-          if (p.conv && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
-          if (p.conv && p.conv->packed) {
+          if (conv_rows && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
+          if (feature_major) {
+            PackConvPanels(b, p, *conv_a, bt, q0, q1, pc, kc, ap);
+          }
+          if (conv_rows && p.conv->packed) {
             PackConvTaps(b, p, *conv_a, row_info, zeros, ap, pc, kc,
                          b.CreateMul(panels, b.getInt64(t.mr)));
           }
@@ -472,7 +511,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                            b.getInt64(m - 1));
           };
           auto a_row = [&](Value* r) -> Value* {
-            if (conv_a != nullptr && !p.conv->packed) {
+            if (feature_major) {
+              return at(once, b.CreateAdd(b.CreateMul(clamped_row(r), b.getInt64(k)), pc));
+            }
+            if (conv_rows && !p.conv->packed) {
               return ConvRowPointer(b, p, *conv_a, row_info, r, tap_at, c0,
                                     zeros);
             }
@@ -502,12 +544,27 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           }
           // The tiles: each nr-panel of B against each mr-panel of A.
           EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
-            Value* bpanel = at(
-                bp, b.CreateAdd(
-                        b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
-                                                b.CreateMul(jq, b.getInt64(nr))),
-                                    b.getInt64(k)),
-                        b.CreateMul(pc, b.getInt64(nr))));
+            Value* bpanel =
+                feature_major
+                    ? at(ap, b.CreateMul(b.CreateMul(b.CreateSub(jq, q0), kc),
+                                         b.getInt64(nr)))
+                    : at(once,
+                         b.CreateAdd(
+                             b.CreateMul(
+                                 b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                             b.CreateMul(jq, b.getInt64(nr))),
+                                 b.getInt64(k)),
+                             b.CreateMul(pc, b.getInt64(nr))));
+            Value* ldb = b.getInt64(nr);
+            if (feature_major && p.conv->pointwise) {
+              // Whole panels of a pointwise convolution are read in place.
+              Value* in_place =
+                  b.CreateICmpULT(jq, b.getInt64(p.conv->positions / nr));
+              bpanel = b.CreateSelect(
+                  in_place, PointwisePanel(b, p, *conv_a, bt, pc, jq), bpanel);
+              ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
+                                   ldb);
+            }
             EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
               for (int r = 0; r < t.mr; ++r) {
                 b.CreateAlignedStore(
@@ -518,7 +575,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               Value* ctile = at(
                   cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
                                   b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
-              b.CreateCall(kernel, {rows_array, bpanel, kc, ctile, b.getInt64(p.ldc()),
+              b.CreateCall(kernel, {rows_array, bpanel, ldb, kc, ctile, b.getInt64(p.ldc()),
                                     b.CreateICmpNE(s, b.getInt64(0))});
             });
           });
@@ -535,7 +592,19 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 llvm::Align(eb));
             Index o;
             const IrArray& out = a.out[0];
-            if (p.conv) {
+            if (feature_major) {
+              // Row: output feature; column: output position.
+              const ConvolutionDimensionNumbers& dn = p.conv->dn;
+              const std::vector<int64_t> pos_ext(p.conv->row_ext.begin() + 1,
+                                                 p.conv->row_ext.end());
+              const std::vector<Value*> position = UnflattenRowMajor(b, j, pos_ext);
+              o.multi.resize(out.shape().rank());
+              o.multi[dn.output_batch] = bt;
+              for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
+                o.multi[dn.output_spatial[i]] = position[i];
+              }
+              o.multi[dn.output_feature] = row;
+            } else if (p.conv) {
               const ConvolutionDimensionNumbers& dn = p.conv->dn;
               const std::vector<Value*> rc = UnflattenRowMajor(b, row, p.conv->row_ext);
               o.multi.resize(out.shape().rank());
@@ -622,9 +691,17 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     std::optional<ConvGemm> conv = DescribeConvolution(dot);
     if (!conv.has_value()) return std::nullopt;
     g->conv = std::move(conv);
-    g->dims.m = 1;
-    for (int64_t e : g->conv->row_ext) g->dims.m *= e;
-    g->dims.n = dot.operand(1)->shape().dimensions(g->conv->dn.kernel_output_feature);
+    const int64_t out_features =
+        dot.operand(1)->shape().dimensions(g->conv->dn.kernel_output_feature);
+    if (g->conv->feature_major) {
+      if (g->conv->window.empty()) return std::nullopt;
+      g->dims.batch = g->conv->row_ext[0];
+      g->dims.m = out_features;
+      g->dims.n = g->conv->positions;
+    } else {
+      g->dims.m = g->conv->row_ext[0] * g->conv->positions;
+      g->dims.n = out_features;
+    }
     g->dims.k = g->conv->taps * g->conv->features;
   } else {
     g->dims = DescribeDot(dot);
@@ -635,19 +712,30 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     return std::nullopt;
   }
   const int eb = StorageBytes(type);
-  // A convolution's depth slices stay within one tap's features.
+  const bool feature_major = g->conv && g->conv->feature_major;
+  const bool conv_rows = g->conv && !feature_major;
+  // A convolution's depth slices stay within one tap's features when its
+  // rows are read in place.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : d.k);
+      eb, target, d.m, conv_rows && !g->conv->packed ? g->conv->features : d.k);
   GemmTiling& t = g->tiling;
+  if (feature_major) {
+    // The units split the positions; one block of rows takes every output
+    // feature whose kernel slice fits in half of L2, so that each panel of
+    // B is packed once.
+    t.mc = std::min(RoundUp(std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * eb)),
+                            t.mr),
+                    RoundUp(d.m, t.mr));
+  }
   if (g->conv && g->conv->packed) {
     ConvGemm& c = *g->conv;
     const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
     c.taps_per_slice = std::max<int64_t>(1, t.kc / (c.features * run)) * run;
     t.kc = c.taps_per_slice * c.features;
-  } else if (g->conv) {
+  } else if (conv_rows) {
     g->conv->chunks = (g->conv->features + t.kc - 1) / t.kc;
   }
-  if (g->conv) {
+  if (conv_rows) {
     g->row_info_bytes =
         AlignUp(t.mc * (1 + static_cast<int64_t>(g->conv->window.size())) * 8);
   }
@@ -655,7 +743,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->blocks = (d.m + t.mc - 1) / t.mc;
   const Instruction* rhs = inst.operand(site->rhs);
   if (rhs->opcode() == Opcode::kConstant) {
-    g->packed_b = PackConstantB(*g, rhs->literal());
+    g->prepacked = PackConstantB(*g, rhs->literal());
   }
   // A's rows can be read in place when its one contracting dimension is the
   // most minor and it holds the result's type.
@@ -663,20 +751,24 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->direct_a = !g->conv && d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
                 lhs.element_type() == type;
-  g->b_bytes =
-      g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * d.k * eb);
-  g->a_bytes = g->direct_a || (g->conv && !g->conv->packed)
-                   ? 0
-                   : AlignUp(t.mc * t.kc * eb);
+  g->once_bytes = g->prepacked != nullptr ? 0
+                  : feature_major      ? AlignUp(d.m * d.k * eb)
+                                       : AlignUp(d.batch * g->n_pad * d.k * eb);
   // Fewer than kMinUnits blocks of rows: columns are split too, if the
-  // units can then run in parallel.
+  // units can then run in parallel. A feature-major convolution's units
+  // always split the positions, into groups whose B panels and
+  // accumulators fit in a quarter of L2.
   constexpr int64_t kMinUnits = 4;
   const int64_t panels = g->n_pad / t.nr();
+  const int64_t fm_panels = std::clamp<int64_t>(
+      target.l2_bytes / 4 / ((t.kc + t.mc) * t.nr() * eb), 1, panels);
   StrategyPlan plan;
   plan.name = "gemm";
   for (const bool split_columns : {true, false}) {
     g->col_groups = 1;
-    if (split_columns && d.batch * g->blocks < kMinUnits) {
+    if (feature_major) {
+      g->col_groups = (panels + fm_panels - 1) / fm_panels;
+    } else if (split_columns && d.batch * g->blocks < kMinUnits) {
       g->col_groups = std::min(panels, (kMinUnits + d.batch * g->blocks - 1) /
                                            (d.batch * g->blocks));
     }
@@ -687,12 +779,18 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     plan.loop_shape = plan.own_loop_shape.get();
     plan.work_per_element = t.mc * g->ldc() * d.k;
     g->parallel = ChooseParallelSplit(plan).has_value();
-    if (g->parallel || g->col_groups == 1) break;
+    if (g->parallel || g->col_groups == 1 || feature_major) break;
   }
-  g->slot_bytes = g->a_bytes + AlignUp(t.mc * g->ldc() * eb) + g->row_info_bytes;
+  g->pack_bytes = feature_major ? AlignUp(t.kc * g->ldc() * eb)
+                  : g->direct_a || (conv_rows && !g->conv->packed)
+                      ? 0
+                      : AlignUp(t.mc * t.kc * eb);
+  g->slot_bytes = g->pack_bytes + AlignUp(t.mc * g->ldc() * eb) + g->row_info_bytes;
   plan.scratch_bytes =
-      g->b_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;
-  if (g->packed_b == nullptr) {
+      g->once_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;
+  if (g->prepacked == nullptr && feature_major) {
+    plan.prologue = [g](const LoopArgs& a) { return PackKernelRows(a, *g, a.scratch); };
+  } else if (g->prepacked == nullptr) {
     plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };
   }
   plan.emit = [g](const LoopArgs& a) { return EmitGemm(a, *g); };

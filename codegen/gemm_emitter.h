@@ -22,7 +22,9 @@
 //     epilogue: C's rows -> the output through the fusion's root
 //
 // A convolution is the same product with A's rows read from the input
-// (docs/codegen.md, "implicit GEMM"): see ConvGemm in gemm_plan.h.
+// (docs/codegen.md, "implicit GEMM"), or for a feature-major input the
+// transposed product, the kernel as A and the input packed per unit into
+// B's panels: see ConvGemm in gemm_plan.h.
 // C is a scratch tile of MC x (group width) accumulators per unit. Each element of
 // C sums its products in increasing k from zero, as the evaluator does;
 // with CompileOptions::strict_fp each product is rounded before the add
@@ -63,8 +65,9 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // operands compute in the result's type (f16 and bf16 operands widen to
 // f32 when packed), any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
-// Also a convolution with one feature and batch group, no input dilation
-// and its input's features the most minor dimension (NHWC).
+// Also a convolution with one feature and batch group and no input
+// dilation: NHWC-like inputs (features the most minor dimension) as output
+// positions times output features, feature-major ones (NCHW) transposed.
 std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                                      const TargetInfo& target);
 

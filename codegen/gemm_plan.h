@@ -51,6 +51,21 @@ struct ConvGemm {
   // positions (dilation 1, positions one feature run apart), so a kernel
   // row's features form one run of memory.
   bool row_runs = false;
+  // The input's features are not its most minor dimension (NCHW): the
+  // product is transposed, C^T = W X, so that the positions, which lie
+  // side by side in the input, are the columns the microkernel's vectors
+  // run along. Row i of A is output feature i, the kernel over depth k in
+  // the order above, packed once into rows of K (at compile time when the
+  // kernel is a constant); the product's batch is the convolution's batch
+  // and column j an output position flattened over the output spatial
+  // sizes. B[k, j] is the input at position j's window tap, zero outside,
+  // packed per unit and depth slice into the unit's nr-panels (an im2col
+  // of one block at a time, see PackConvPanels).
+  bool feature_major = false;
+  int64_t positions = 1;  // output positions per batch: the product's n
+  // A feature-major 1x1 convolution whose positions are the input's, in
+  // order: B's depth row k is feature k's plane itself, read in place.
+  bool pointwise = false;
 };
 
 // Everything the emitters need, fixed at planning time.
@@ -68,12 +83,19 @@ struct GemmPlan {
   int64_t units() const { return dims.batch * blocks * col_groups; }
   int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
   int64_t blocks = 0;         // row blocks per batch
-  int64_t b_bytes = 0;        // packed B in scratch (0 when prepacked)
-  int64_t slot_bytes = 0;     // one unit's packed A, C and row origins
-  int64_t a_bytes = 0;        // the packed A part of a slot
+  // The operand the prologue packs once into scratch (B, or a
+  // feature-major convolution's kernel, its A); 0 when packed at compile
+  // time into `prepacked`.
+  int64_t once_bytes = 0;
+  int64_t slot_bytes = 0;     // one unit's packed operand, C and row origins
+  // The part of a slot packed per depth slice: A's rows, or a
+  // feature-major convolution's B panels.
+  int64_t pack_bytes = 0;
   bool parallel = false;      // units run as parallel tasks (a slot each)
   bool direct_a = false;      // A's rows are contiguous along k: no packing
-  std::shared_ptr<const Literal> packed_b;  // B's panels, when B is constant
+  // The operand packed once, when it is a constant: B's panels, or a
+  // feature-major convolution's kernel rows.
+  std::shared_ptr<const Literal> prepacked;
   std::optional<ConvGemm> conv;              // set for a convolution
   int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
 };
@@ -113,12 +135,30 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
                   llvm::Value* zeros, llvm::Value* ap, llvm::Value* pc,
                   llvm::Value* kc, llvm::Value* rows);
 
+// A feature-major convolution's B over the depth slice [pc, pc + kc) for
+// batch `bt` and the unit's nr-panels [q0, q1): panel q at element
+// (q - q0) * kc * nr of `dst`, kc rows of nr positions, zeros where a
+// window tap falls outside the input and past the last position.
+void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, llvm::Value* bt, llvm::Value* q0,
+                    llvm::Value* q1, llvm::Value* pc, llvm::Value* kc,
+                    llvm::Value* dst);
+
+// A pointwise convolution's B panel `jq` over depths from `pc` for batch
+// `bt`, in place: the input at position jq * nr of feature pc's plane, its
+// rows PointwiseRowStride apart. Only whole panels (positions / nr of them)
+// are read so; the last one is packed.
+llvm::Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
+                            const IrArray& input, llvm::Value* bt,
+                            llvm::Value* pc, llvm::Value* jq);
+int64_t PointwiseRowStride(const GemmPlan& p, const IrArray& input);
+
 // The convolutions the gemm takes: one feature and batch group, no input
-// dilation, input features contiguous (the most minor dimension) and of the
-// result's type, so that a row of A over one tap's features is a run of
-// memory, read in place;
-// with fewer than 8 input features a slice would be too shallow, so A is
-// packed, whole taps per slice.
+// dilation, operands of the result's type. With the input's features the
+// most minor dimension a row of A over one tap's features is a run of
+// memory, read in place; with fewer than 8 input features a slice would be
+// too shallow, so A is packed, whole taps per slice. Any other layout is
+// feature-major (see ConvGemm).
 std::optional<ConvGemm> DescribeConvolution(const Instruction& conv);
 
 }  // namespace aotc::codegen
