@@ -424,13 +424,6 @@ absl::StatusOr<Value*> Binary(llvm::IRBuilderBase& b, const Instruction& inst,
 
 }  // namespace
 
-absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
-  return ErrorAt(inst.location(),
-                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
-                              "' is not defined for element type ",
-                              Sv(PrimitiveTypeName(type))));
-}
-
 Value* EmitMax(llvm::IRBuilderBase& b, Value* x, Value* y, PrimitiveType type) {
   if (!IsFloat(type)) {
     const bool is_signed = IsSignedInt(type);

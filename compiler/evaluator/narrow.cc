@@ -329,7 +329,7 @@ absl::StatusOr<Literal> NarrowEvaluator::Eval(const Instruction& inst,
       return Iota(inst);
     case Opcode::kReducePrecision:
       // Defined on f16, bf16, f32 and f64 bits only, as in code generation.
-      return internal::NotDefinedFor(inst, operands[0]->shape().element_type());
+      return NotDefinedFor(inst, operands[0]->shape().element_type());
     default:
       break;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/ir/computation.h"
+#include "compiler/support/strings.h"
 
 namespace aotc {
 
@@ -150,6 +151,18 @@ int64_t Instruction::iota_dimension() const {
 
 bool Instruction::IsRoot() const {
   return parent_ != nullptr && parent_->root() == this;
+}
+
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
+  const Opcode op = inst.opcode();
+  std::string message = absl::StrCat("opcode '", Sv(OpcodeName(op)),
+                                     "' is not defined for element type ",
+                                     Sv(PrimitiveTypeName(type)));
+  if (!OpcodeAcceptsElementType(op, type)) {
+    absl::StrAppend(&message, "; it takes ",
+                    Sv(ElementTypeClassText(OpcodeElementTypes(op))));
+  }
+  return ErrorAt(inst.location(), message);
 }
 
 }  // namespace aotc

@@ -174,6 +174,12 @@ class Instruction {
   std::vector<std::pair<std::string, std::string>> raw_attributes_;
 };
 
+// The located error of code generation and the evaluator for an opcode they
+// do not implement for element type `type`: "opcode 'x' is not defined for
+// element type t", followed by the class opcode.def gives when `type` is
+// outside it.
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type);
+
 }  // namespace aotc
 
 #endif  // AOTC_COMPILER_IR_INSTRUCTION_H_

@@ -129,6 +129,14 @@ absl::Status ExpectCalledComputations(const Instruction& inst, int n) {
   return absl::OkStatus();
 }
 
+absl::Status ExpectCalledComputations(const Instruction& inst) {
+  const int n = OpcodeCalledComputationCount(inst.opcode());
+  AOTC_CHECK(n != kVariadic,
+             "ExpectCalledComputations(inst) on an opcode with a variadic "
+             "called-computation count");
+  return ExpectCalledComputations(inst, n);
+}
+
 absl::StatusOr<std::vector<const Instruction*>> OrderedParameters(
     const Computation& comp) {
   int n = comp.num_parameters();
@@ -149,7 +157,7 @@ absl::StatusOr<Shape> ReducerResultShape(
     const Instruction& inst, const std::vector<PrimitiveType>& init_types,
     const std::vector<PrimitiveType>& input_types,
     const std::vector<int64_t>& dims) {
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   std::vector<PrimitiveType> params = init_types;
   params.insert(params.end(), input_types.begin(), input_types.end());
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],

@@ -230,7 +230,7 @@ absl::StatusOr<Shape> InferScatterShape(const Instruction& inst) {
                       DimsText(update_batch), ", expected ", DimsText(batch),
                       " from the indices");
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   std::vector<PrimitiveType> params = types;
   params.insert(params.end(), types.begin(), types.end());
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],

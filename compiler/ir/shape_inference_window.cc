@@ -64,7 +64,7 @@ absl::StatusOr<Shape> InferSelectAndScatterShape(const Instruction& inst) {
                       ShapeText(inst.operand(1)->shape()), ", expected ",
                       ShapeText(expected_source));
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 2));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   PrimitiveType t = operand->element_type();
   PrimitiveType s = init->element_type();
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0], "select",
