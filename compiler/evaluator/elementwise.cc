@@ -197,8 +197,8 @@ void CompareLoop(ComparisonDirection direction, const Literal& a,
 absl::StatusOr<Literal> EvalCompare(const Instruction& inst, const Literal& a,
                                     const Literal& b) {
   const PrimitiveType type = a.shape().element_type();
-  const ComparisonDirection direction = inst.attrs().comparison_direction;
-  const ComparisonType kind = inst.attrs().comparison_type;
+  const ComparisonDirection direction = inst.comparison_direction();
+  const ComparisonType kind = inst.comparison_type();
   if (IsComplex(type) && direction != ComparisonDirection::kEq &&
       direction != ComparisonDirection::kNe) {
     return ErrorAt(inst.location(),

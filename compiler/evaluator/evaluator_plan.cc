@@ -257,7 +257,7 @@ int64_t CeilLog2(int64_t n) {
 
 int64_t WindowSize(const Instruction& inst) {
   int64_t n = 1;
-  for (const WindowDim& w : inst.attrs().window) n = SaturatingMul(n, w.size);
+  for (const WindowDim& w : inst.window()) n = SaturatingMul(n, w.size);
   return n;
 }
 

@@ -249,7 +249,7 @@ absl::StatusOr<Shape> InferGetTupleElementShape(const Instruction& inst) {
     return ShapeError("operand 0 has shape ", ShapeText(tuple),
                       ", expected a tuple");
   }
-  int64_t index = inst.attrs().tuple_index;
+  int64_t index = inst.tuple_index();
   if (index < 0 || index >= tuple.tuple_size()) {
     return ShapeError("get-tuple-element index ", index,
                       " is out of range for a tuple of ", tuple.tuple_size(),
@@ -285,8 +285,8 @@ absl::StatusOr<Shape> InferGetDimensionSizeShape(const Instruction& inst) {
 // parser requires k; the verifier does too, so that no later stage has to
 // guess it from the declared shape.
 absl::StatusOr<Shape> InferTopKShape(const Instruction& inst) {
-  if (!inst.attrs().k.has_value()) return ShapeError("topk needs k=");
-  const int64_t k = *inst.attrs().k;
+  if (!inst.k().has_value()) return ShapeError("topk needs k=");
+  const int64_t k = *inst.k();
   if (k < 0) return ShapeError("topk k=", k, " is negative");
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   if (operand->rank() == 0) {

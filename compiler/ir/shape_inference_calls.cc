@@ -131,7 +131,7 @@ absl::StatusOr<Shape> InferMapShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(std::vector<PrimitiveType> types,
                    SameDimensionOperands(inst, inst.operand_count()));
   const Shape& first = inst.operand(0)->shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (!dims.empty()) {
     bool identity = static_cast<int>(dims.size()) == first.rank();
     for (size_t i = 0; identity && i < dims.size(); ++i) {
@@ -171,7 +171,7 @@ absl::StatusOr<Shape> InferReduceShape(const Instruction& inst) {
     init_types.push_back(init->element_type());
   }
   const Shape& input = inst.operand(0)->shape();
-  const std::vector<int64_t>& reduced = inst.attrs().dimensions;
+  const std::vector<int64_t>& reduced = inst.dimensions();
   RETURN_IF_ERROR(
       CheckDistinctDimensions(reduced, input.rank(), "reduce dimension"));
   std::vector<int64_t> dims;
@@ -189,7 +189,7 @@ absl::StatusOr<Shape> InferSortShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(std::vector<PrimitiveType> types,
                    SameDimensionOperands(inst, n));
   const Shape& first = inst.operand(0)->shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (dims.size() != 1) {
     return ShapeError("sort needs one dimension, got ", DimsText(dims));
   }

@@ -179,11 +179,11 @@ absl::StatusOr<Shape> InferConversionShape(const Instruction& inst) {
       return InferBitcastConvertShape(inst, *operand, to);
     case Opcode::kReducePrecision:
       RETURN_IF_ERROR(CheckOperandType(inst, 0));
-      if (inst.attrs().exponent_bits < 1 || inst.attrs().mantissa_bits < 0) {
+      if (inst.exponent_bits() < 1 || inst.mantissa_bits() < 0) {
         return ShapeError(
             "reduce-precision needs exponent_bits >= 1 and "
             "mantissa_bits >= 0, got ",
-            inst.attrs().exponent_bits, " and ", inst.attrs().mantissa_bits);
+            inst.exponent_bits(), " and ", inst.mantissa_bits());
       }
       return Shape::Array(from, operand->dimensions());
     default: {

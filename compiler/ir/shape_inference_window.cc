@@ -12,7 +12,7 @@ namespace {
 
 absl::StatusOr<std::vector<int64_t>> WindowedDims(const Instruction& inst,
                                                   const Shape& operand) {
-  const std::vector<WindowDim>& window = inst.attrs().window;
+  const std::vector<WindowDim>& window = inst.window();
   if (static_cast<int>(window.size()) != operand.rank()) {
     return ShapeError(OpName(inst), " has a window of rank ", window.size(),
                       " for operand rank ", operand.rank());
