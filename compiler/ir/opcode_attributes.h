@@ -3,8 +3,9 @@
 //
 // The text parser looks a `key=value` up here to know whether the opcode
 // models it and how to read it, the printer writes an opcode's entries in
-// table order, and Instruction's typed accessors check that the opcode has
-// the attribute they return.
+// table order, the proto importer reads the proto fields of the opcode's
+// keys, and Instruction's typed accessors check that the opcode has the
+// attribute they return.
 #ifndef AOTC_COMPILER_IR_OPCODE_ATTRIBUTES_H_
 #define AOTC_COMPILER_IR_OPCODE_ATTRIBUTES_H_
 
