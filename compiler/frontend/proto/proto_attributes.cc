@@ -304,6 +304,20 @@ T& As(AttributeField field) {
   return *std::get<T*>(field);
 }
 
+// `name` looked up with `from_name`: "unknown <what> 'x'" when it names
+// nothing.
+template <typename T>
+absl::Status EnumFromName(std::optional<T> (*from_name)(std::string_view),
+                          const std::string& name, std::string_view what,
+                          T* out) {
+  std::optional<T> value = from_name(name);
+  if (!value.has_value()) {
+    return Invalid(absl::StrCat("unknown ", Sv(what), " '", name, "'"));
+  }
+  *out = *value;
+  return absl::OkStatus();
+}
+
 const std::pair<std::string_view, ProtoHook> kProtoHooks[] = {
     {"index",
      [](const xla::HloInstructionProto& p, AttributeField f) {
@@ -312,36 +326,20 @@ const std::pair<std::string_view, ProtoHook> kProtoHooks[] = {
      }},
     {"direction",
      [](const xla::HloInstructionProto& p, AttributeField f) {
-       std::optional<ComparisonDirection> direction =
-           ComparisonDirectionFromName(p.comparison_direction());
-       if (!direction.has_value()) {
-         return Invalid(absl::StrCat("unknown comparison direction '",
-                                     p.comparison_direction(), "'"));
-       }
-       As<ComparisonDirection>(f) = *direction;
-       return absl::OkStatus();
+       return EnumFromName(ComparisonDirectionFromName,
+                           p.comparison_direction(), "comparison direction",
+                           &As<ComparisonDirection>(f));
      }},
     {"type",
      [](const xla::HloInstructionProto& p, AttributeField f) {
        if (p.comparison_type().empty()) return absl::OkStatus();
-       std::optional<ComparisonType> type =
-           ComparisonTypeFromName(p.comparison_type());
-       if (!type.has_value()) {
-         return Invalid(absl::StrCat("unknown comparison type '",
-                                     p.comparison_type(), "'"));
-       }
-       As<ComparisonType>(f) = *type;
-       return absl::OkStatus();
+       return EnumFromName(ComparisonTypeFromName, p.comparison_type(),
+                           "comparison type", &As<ComparisonType>(f));
      }},
     {"kind",
      [](const xla::HloInstructionProto& p, AttributeField f) {
-       std::optional<FusionKind> kind = FusionKindFromName(p.fusion_kind());
-       if (!kind.has_value()) {
-         return Invalid(
-             absl::StrCat("unknown fusion kind '", p.fusion_kind(), "'"));
-       }
-       As<FusionKind>(f) = *kind;
-       return absl::OkStatus();
+       return EnumFromName(FusionKindFromName, p.fusion_kind(), "fusion kind",
+                           &As<FusionKind>(f));
      }},
     {"k",
      [](const xla::HloInstructionProto& p, AttributeField f) {

@@ -78,6 +78,22 @@ absl::Status HloParser::ParseModeledAttribute(std::string_view key,
   *handled = spec != nullptr;
   if (spec == nullptr) return absl::OkStatus();
   const AttributeField field = spec->field(p->attrs);
+  // A name token looked up with `from_name`: "unknown <what> 'x'" when it
+  // names nothing.
+  auto ParseEnumName = [&]<typename T>(
+                           std::optional<T> (*from_name)(std::string_view),
+                           std::string_view expected, std::string_view what,
+                           T* out) -> absl::Status {
+    if (!tok_.Is(TokenKind::kName)) return Expected(expected);
+    std::optional<T> value = from_name(tok_.text);
+    if (!value.has_value()) {
+      return ErrorAt(tok_, absl::StrCat("unknown ", Sv(what), " '",
+                                        Sv(tok_.text), "'"));
+    }
+    *out = *value;
+    Advance();
+    return absl::OkStatus();
+  };
   switch (spec->kind) {
     case AttributeKind::kInt: {
       ASSIGN_OR_RETURN(*std::get<int64_t*>(field), ParseInt64());
@@ -125,40 +141,16 @@ absl::Status HloParser::ParseModeledAttribute(std::string_view key,
       ASSIGN_OR_RETURN(*std::get<std::string*>(field), ParseString());
       return absl::OkStatus();
     }
-    case AttributeKind::kDirection: {
-      if (!tok_.Is(TokenKind::kName)) return Expected("a name");
-      std::optional<ComparisonDirection> d =
-          ComparisonDirectionFromName(tok_.text);
-      if (!d.has_value()) {
-        return ErrorAt(tok_, absl::StrCat("unknown comparison direction '",
-                                          Sv(tok_.text), "'"));
-      }
-      *std::get<ComparisonDirection*>(field) = *d;
-      Advance();
-      return absl::OkStatus();
-    }
-    case AttributeKind::kCmpType: {
-      if (!tok_.Is(TokenKind::kName)) return Expected("a name");
-      std::optional<ComparisonType> t = ComparisonTypeFromName(tok_.text);
-      if (!t.has_value()) {
-        return ErrorAt(tok_, absl::StrCat("unknown comparison type '",
-                                          Sv(tok_.text), "'"));
-      }
-      *std::get<ComparisonType*>(field) = *t;
-      Advance();
-      return absl::OkStatus();
-    }
-    case AttributeKind::kFusionKind: {
-      if (!tok_.Is(TokenKind::kName)) return Expected("a fusion kind");
-      std::optional<FusionKind> kind = FusionKindFromName(tok_.text);
-      if (!kind.has_value()) {
-        return ErrorAt(
-            tok_, absl::StrCat("unknown fusion kind '", Sv(tok_.text), "'"));
-      }
-      *std::get<FusionKind*>(field) = *kind;
-      Advance();
-      return absl::OkStatus();
-    }
+    case AttributeKind::kDirection:
+      return ParseEnumName(ComparisonDirectionFromName, "a name",
+                           "comparison direction",
+                           std::get<ComparisonDirection*>(field));
+    case AttributeKind::kCmpType:
+      return ParseEnumName(ComparisonTypeFromName, "a name", "comparison type",
+                           std::get<ComparisonType*>(field));
+    case AttributeKind::kFusionKind:
+      return ParseEnumName(FusionKindFromName, "a fusion kind", "fusion kind",
+                           std::get<FusionKind*>(field));
     case AttributeKind::kShapeList: {
       RETURN_IF_ERROR(Expect(TokenKind::kLbrace));
       std::vector<Shape> shapes;
