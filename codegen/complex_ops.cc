@@ -15,7 +15,7 @@ using llvm::Value;
 
 absl::StatusOr<Value*> Compare(llvm::IRBuilderBase& b, const Instruction& inst,
                                Value* x, Value* y, PrimitiveType type) {
-  const ComparisonDirection dir = inst.attrs().comparison_direction;
+  const ComparisonDirection dir = inst.comparison_direction();
   if (dir != ComparisonDirection::kEq && dir != ComparisonDirection::kNe) {
     return ErrorAt(
         inst.location(),

@@ -17,7 +17,7 @@ constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
 
 bool IsPlainMatrixDot(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDot) return false;
-  const DotDimensionNumbers& dn = dot.attrs().dot_dnums;
+  const DotDimensionNumbers& dn = dot.dot_dnums();
   const PrimitiveType t = dot.shape().element_type();
   if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return false;
   return dot.shape().rank() == 2 && dot.operand(0)->shape().rank() == 2 &&

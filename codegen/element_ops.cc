@@ -114,8 +114,8 @@ Value* TotalOrderKey(llvm::IRBuilderBase& b, Value* x) {
 
 Value* Compare(llvm::IRBuilderBase& b, const Instruction& inst, Value* x,
                Value* y, PrimitiveType type) {
-  const ComparisonDirection dir = inst.attrs().comparison_direction;
-  ComparisonType kind = inst.attrs().comparison_type;
+  const ComparisonDirection dir = inst.comparison_direction();
+  ComparisonType kind = inst.comparison_type();
   if (IsFloat(type) && kind == ComparisonType::kTotalOrder) {
     x = TotalOrderKey(b, x);
     y = TotalOrderKey(b, y);
@@ -217,8 +217,8 @@ absl::StatusOr<Value*> ReducePrecision(llvm::IRBuilderBase& b,
     default:
       return NotDefinedFor(inst, type);
   }
-  const int64_t e = inst.attrs().exponent_bits;
-  const int64_t m = inst.attrs().mantissa_bits;
+  const int64_t e = inst.exponent_bits();
+  const int64_t m = inst.mantissa_bits();
   if (e < 1 || m < 0) {
     return ErrorAt(inst.location(),
                    absl::StrCat("reduce-precision needs exponent_bits >= 1 and "
@@ -423,13 +423,6 @@ absl::StatusOr<Value*> Binary(llvm::IRBuilderBase& b, const Instruction& inst,
 }
 
 }  // namespace
-
-absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
-  return ErrorAt(inst.location(),
-                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
-                              "' is not defined for element type ",
-                              Sv(PrimitiveTypeName(type))));
-}
 
 Value* EmitMax(llvm::IRBuilderBase& b, Value* x, Value* y, PrimitiveType type) {
   if (!IsFloat(type)) {

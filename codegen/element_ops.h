@@ -23,10 +23,6 @@ absl::StatusOr<llvm::Value*> EmitElementwise(
     llvm::IRBuilderBase& b, const Instruction& inst,
     const std::vector<llvm::Value*>& operands);
 
-// The located error for an opcode that is not defined for element type
-// `type`.
-absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type);
-
 // `convert` of one compute value.
 llvm::Value* EmitConvert(llvm::IRBuilderBase& b, llvm::Value* v,
                          PrimitiveType from, PrimitiveType to);

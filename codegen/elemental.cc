@@ -192,7 +192,7 @@ absl::StatusOr<Generator> ElementalEmitter::Movement(
       map = [](const Index& o) { return o; };
       break;
     case Opcode::kSlice: {
-      const std::vector<SliceDim> slice = inst.attrs().slice;
+      const std::vector<SliceDim> slice = inst.slice();
       map = [&b, slice, &in](const Index& o) {
         Index i;
         i.shape = &in;
@@ -243,7 +243,7 @@ absl::StatusOr<Generator> ElementalEmitter::Pad(
   const Shape& pad_shape = inst.operand(1)->shape();
   const Generator operand = ops[0][0];
   const Generator pad_value = ops[1][0];
-  const std::vector<PaddingDim> padding = inst.attrs().padding;
+  const std::vector<PaddingDim> padding = inst.padding();
   const PrimitiveType from = pad_shape.element_type();
   const PrimitiveType to = inst.shape().element_type();
   if (in.ElementCount() == 0) {
@@ -284,7 +284,7 @@ absl::StatusOr<Generator> ElementalEmitter::Pad(
 absl::StatusOr<Generator> ElementalEmitter::Concatenate(
     const Instruction& inst, const std::vector<LeafGenerators>& ops) {
   llvm::IRBuilderBase& b = b_;
-  const int64_t dim = inst.attrs().dimensions.at(0);
+  const int64_t dim = inst.dimensions().at(0);
   struct Part {
     Generator g;
     const Shape* shape;

@@ -88,7 +88,7 @@ absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst) {
                               inst.shape().ToString(false), ", expected ",
                               inferred->ToString(false)));
   }
-  const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
+  const ConvolutionDimensionNumbers& dn = inst.conv_dnums();
   const Shape& lhs = inst.operand(0)->shape();
   const Shape& rhs = inst.operand(1)->shape();
   ConvPlan plan;
@@ -98,16 +98,16 @@ absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst) {
   // At least 1: with no output features no element is computed, but the
   // divisions are still emitted.
   plan.output_feature_group_size =
-      std::max<int64_t>(1, out_features / inst.attrs().feature_group_count);
+      std::max<int64_t>(1, out_features / inst.feature_group_count());
   plan.output_batch_group_size =
-      std::max<int64_t>(1, out_features / inst.attrs().batch_group_count);
-  plan.batch_group_size = in_batch / inst.attrs().batch_group_count;
+      std::max<int64_t>(1, out_features / inst.batch_group_count());
+  plan.batch_group_size = in_batch / inst.batch_group_count();
   for (size_t i = 0; i < dn.input_spatial.size(); ++i) {
     ConvAxis axis;
     axis.lhs_dim = dn.input_spatial[i];
     axis.rhs_dim = dn.kernel_spatial[i];
     axis.out_dim = dn.output_spatial[i];
-    axis.window = inst.attrs().window[i];
+    axis.window = inst.window()[i];
     const int64_t size = lhs.dimensions(axis.lhs_dim);
     if (size == 0) plan.empty_input = true;
     axis.dilated_input =
@@ -194,7 +194,7 @@ class ConvLoops {
  private:
   // acc += lhs[.., feature_base + z, ..] * rhs[z, ..] for every z.
   absl::Status EmitFeatures(Index& lhs, Index& rhs, Value* feature_base) {
-    const ConvolutionDimensionNumbers& dn = inst_.attrs().conv_dnums;
+    const ConvolutionDimensionNumbers& dn = inst_.conv_dnums();
     const PrimitiveType ct = plan_.compute_type;
     const PrimitiveType lt = inst_.operand(0)->shape().element_type();
     const PrimitiveType rt = inst_.operand(1)->shape().element_type();
@@ -235,7 +235,7 @@ absl::StatusOr<Generator> ElementalEmitter::Convolution(
   return Generator([&b, plan, pinst, ops](const Index& o)
                        -> absl::StatusOr<Value*> {
     const Instruction& inst = *pinst;
-    const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
+    const ConvolutionDimensionNumbers& dn = inst.conv_dnums();
     const PrimitiveType result_type = inst.shape().element_type();
     const PrimitiveType ct = plan.compute_type;
     llvm::Type* acc_type = ComputeType(b.getContext(), ct);

@@ -73,8 +73,8 @@ absl::StatusOr<GatherPlan> PlanGather(const Instruction& inst) {
   const Shape& operand = inst.operand(0)->shape();
   const Shape& indices = inst.operand(1)->shape();
   const Shape& out = inst.shape();
-  const GatherDimensionNumbers& g = inst.attrs().gather_dnums;
-  const std::vector<int64_t>& sizes = inst.attrs().slice_sizes;
+  const GatherDimensionNumbers& g = inst.gather_dnums();
+  const std::vector<int64_t>& sizes = inst.slice_sizes();
   const int64_t r = operand.rank();
   const int64_t q = indices.rank();
   if (!IsInteger(indices.element_type())) {

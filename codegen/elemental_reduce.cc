@@ -152,7 +152,7 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
   // The loop structure is the first reduce's; the others share it.
   const Instruction& first = *reduces[0];
   const Shape& in = first.operand(0)->shape();
-  const std::vector<int64_t>& reduced = first.attrs().dimensions;
+  const std::vector<int64_t>& reduced = first.dimensions();
   std::vector<bool> is_reduced(in.rank(), false);
   for (int64_t d : reduced) is_reduced[d] = true;
   std::vector<int64_t> sorted(reduced.begin(), reduced.end());
@@ -208,7 +208,7 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
                        -> absl::StatusOr<Value*> {
     const Instruction& inst = *pinst;
     const Shape& in = inst.operand(0)->shape();
-    const std::vector<WindowDim>& window = inst.attrs().window;
+    const std::vector<WindowDim>& window = inst.window();
     ASSIGN_OR_RETURN(std::vector<llvm::AllocaInst*> acc,
                      self->InitAccumulators(inst, ops));
     std::vector<int64_t> extents;
@@ -259,7 +259,7 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
   const Instruction* pinst = &inst;
   return Generator([&b, pinst, ops](const Index& o) -> absl::StatusOr<Value*> {
     const Instruction& inst = *pinst;
-    const DotDimensionNumbers& dn = inst.attrs().dot_dnums;
+    const DotDimensionNumbers& dn = inst.dot_dnums();
     const Shape& lhs = inst.operand(0)->shape();
     const Shape& rhs = inst.operand(1)->shape();
     const PrimitiveType rt = inst.shape().element_type();

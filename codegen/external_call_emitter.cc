@@ -40,7 +40,7 @@ bool IsLibcFunction(std::string_view name) {
 absl::Status TargetError(const Instruction& inst, std::string_view why) {
   return ErrorAt(inst.location(),
                  absl::StrCat("custom-call target '",
-                              inst.attrs().custom_call_target, "' ", Sv(why)));
+                              inst.custom_call_target(), "' ", Sv(why)));
 }
 
 // A stack array of the leaves' base pointers.
@@ -60,7 +60,7 @@ Value* PointerArray(llvm::IRBuilderBase& b, const std::vector<IrArray>& leaves,
 // module already has a different function of that name.
 absl::StatusOr<llvm::Function*> DeclareExternal(ModuleContext& mc,
                                                 const Instruction& inst) {
-  const std::string& name = inst.attrs().custom_call_target;
+  const std::string& name = inst.custom_call_target();
   if (name == absl::StrCat(mc.prefix(), "_run") ||
       name == absl::StrCat(mc.prefix(), "_run_packed")) {
     return TargetError(inst, "is an entry point of the compiled model itself");
@@ -87,7 +87,7 @@ absl::StatusOr<llvm::Function*> DeclareExternal(ModuleContext& mc,
 // The layout operand k must have in memory: its constraint in
 // `operand_layout_constraints`, or null when there is none.
 const Shape* ConstrainedOperand(const Instruction& inst, size_t k) {
-  const auto& constraints = inst.attrs().operand_layout_constraints;
+  const auto& constraints = inst.operand_layout_constraints();
   if (!constraints.has_value() || k >= constraints->size()) return nullptr;
   return &(*constraints)[k];
 }
@@ -104,7 +104,7 @@ bool NeedsRelayout(const Instruction& inst, size_t k) {
 
 bool IsExternalCustomCall(const Instruction& inst) {
   return inst.opcode() == Opcode::kCustomCall &&
-         !IsBuiltinCustomCallTarget(inst.attrs().custom_call_target);
+         !IsBuiltinCustomCallTarget(inst.custom_call_target());
 }
 
 absl::StatusOr<std::string> ExternalCallOpaque(const Instruction& inst) {
@@ -124,7 +124,7 @@ absl::StatusOr<std::string> ExternalCallOpaque(const Instruction& inst) {
 }
 
 absl::Status CheckExternalCall(const Instruction& inst) {
-  const std::string& target = inst.attrs().custom_call_target;
+  const std::string& target = inst.custom_call_target();
   if (std::string_view kind = DeviceOnlyTargetKind(target); !kind.empty()) {
     return TargetError(inst, absl::StrCat("is ", Sv(kind),
                                           ", which cannot run in "
@@ -147,7 +147,7 @@ absl::Status CheckExternalCall(const Instruction& inst) {
                        "calls computations, which an external function "
                        "cannot run");
   }
-  if (const auto& constraints = inst.attrs().operand_layout_constraints;
+  if (const auto& constraints = inst.operand_layout_constraints();
       constraints.has_value()) {
     if (constraints->size() != static_cast<size_t>(inst.operand_count())) {
       return TargetError(inst, absl::StrCat("has ", constraints->size(),

@@ -43,7 +43,7 @@ std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
 }
 
 GemmDims DescribeDot(const Instruction& dot) {
-  const DotDimensionNumbers& dn = dot.attrs().dot_dnums;
+  const DotDimensionNumbers& dn = dot.dot_dnums();
   const Shape& lhs = dot.operand(0)->shape();
   const Shape& rhs = dot.operand(1)->shape();
   GemmDims g;

@@ -48,7 +48,7 @@ std::optional<ReduceLoop> MatchReduceLoop(const Instruction& inst) {
     if (f->opcode() != Opcode::kReduce) continue;
     if (f->operand_count() != 2 || !f->shape().IsArray()) return std::nullopt;
     const Instruction* first = loop.reduces.empty() ? f.get() : loop.reduces[0];
-    if (f->attrs().dimensions != first->attrs().dimensions ||
+    if (f->dimensions() != first->dimensions() ||
         !f->shape().SameDimensions(first->shape()) ||
         !f->operand(0)->shape().SameDimensions(first->operand(0)->shape())) {
       return std::nullopt;

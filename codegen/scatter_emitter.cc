@@ -161,7 +161,7 @@ absl::StatusOr<ScatterPlan> MakeScatterPlan(const Instruction& inst) {
   const Shape& operand = inst.operand(0)->shape();
   const Shape& indices = inst.operand(n)->shape();
   const Shape& updates = inst.operand(n + 1)->shape();
-  const ScatterDimensionNumbers& s = inst.attrs().scatter_dnums;
+  const ScatterDimensionNumbers& s = inst.scatter_dnums();
   const int64_t r = operand.rank();
   const int64_t q = indices.rank();
   const int64_t ivd = s.index_vector_dim;

@@ -94,7 +94,7 @@ absl::Status CheckSelectAndScatter(const Instruction& inst) {
                                        " does not have the operand's "
                                        "dimensions and the init value's type"));
   }
-  const std::vector<WindowDim>& window = inst.attrs().window;
+  const std::vector<WindowDim>& window = inst.window();
   if (static_cast<int64_t>(window.size()) != operand.rank()) {
     return SasError(inst,
                     absl::StrCat("window has ", window.size(),
@@ -140,7 +140,7 @@ class SelectAndScatterLoops {
         out_(a.out[0]),
         operand_(&a.inst.operand(0)->shape()),
         source_(&a.inst.operand(1)->shape()),
-        window_(a.inst.attrs().window),
+        window_(a.inst.window()),
         select_(*a.inst.called_computations()[0]),
         scatter_(*a.inst.called_computations()[1]),
         emitter_(a.mc, a.b) {}

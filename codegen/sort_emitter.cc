@@ -267,7 +267,7 @@ absl::Status EmitSort(const LoopArgs& a, int64_t dim) {
 
 std::optional<StrategyPlan> PlanSort(const Instruction& inst) {
   if (inst.opcode() != Opcode::kSort) return std::nullopt;
-  const int64_t dim = inst.attrs().dimensions.at(0);
+  const int64_t dim = inst.dimensions().at(0);
   const std::vector<const Shape*> leaves = inst.shape().Leaves();
   StrategyPlan plan;
   plan.name = "sort";

@@ -35,7 +35,7 @@ using llvm::Value;
 int64_t WorkPerElement(const Instruction& inst) {
   if (inst.opcode() == Opcode::kConvolution && inst.operand_count() == 2) {
     const Shape& kernel = inst.operand(1)->shape();
-    const int64_t d = inst.attrs().conv_dnums.kernel_output_feature;
+    const int64_t d = inst.conv_dnums().kernel_output_feature;
     if (kernel.IsArray() && d >= 0 && d < kernel.rank()) {
       return std::max<int64_t>(
           1, kernel.ElementCount() /
@@ -105,7 +105,7 @@ std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
 // unspecified until the program writes them (as in XLA), so no code at all.
 std::optional<StrategyPlan> PlanAllocateBuffer(const Instruction& inst) {
   if (inst.opcode() != Opcode::kCustomCall ||
-      inst.attrs().custom_call_target != kAllocateBufferTarget ||
+      inst.custom_call_target() != kAllocateBufferTarget ||
       inst.operand_count() != 0) {
     return std::nullopt;
   }
@@ -195,7 +195,7 @@ absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
   if (IsExternalCustomCall(inst)) RETURN_IF_ERROR(CheckExternalCall(inst));
   std::string what = absl::StrCat("'", Sv(OpcodeName(inst.opcode())), "'");
   if (inst.opcode() == Opcode::kCustomCall) {
-    absl::StrAppend(&what, " (", inst.attrs().custom_call_target, ")");
+    absl::StrAppend(&what, " (", inst.custom_call_target(), ")");
   }
   return ErrorAt(inst.location(),
                  absl::StrCat(what, " is not supported yet by code generation"));

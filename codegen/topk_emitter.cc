@@ -242,11 +242,11 @@ std::optional<TopKOrder> MatchTopK(const Instruction& inst) {
   TopKOrder order;
   if (inst.opcode() == Opcode::kTopK) {
     if (unordered) return std::nullopt;
-    order.largest = inst.attrs().largest;
+    order.largest = inst.largest();
     return order;
   }
   if (inst.opcode() != Opcode::kCustomCall ||
-      inst.attrs().custom_call_target != "TopK") {
+      inst.custom_call_target() != "TopK") {
     return std::nullopt;
   }
   if (!inst.called_computations().empty()) {

@@ -250,7 +250,7 @@ std::vector<Instruction*> FindChecks(const Computation& entry) {
   std::vector<Instruction*> checks;
   for (const auto& inst : entry.instructions()) {
     if (inst->opcode() == Opcode::kCustomCall &&
-        absl::StartsWith(absl::string_view(inst->attrs().custom_call_target),
+        absl::StartsWith(absl::string_view(inst->custom_call_target()),
                          "check.")) {
       checks.push_back(inst.get());
     }
@@ -267,7 +267,7 @@ absl::Status ValidateChecks(const std::vector<Instruction*>& checks) {
   for (const Instruction* c : checks) {
     if (c->operand_count() != 2) {
       return absl::InvalidArgumentError(absl::StrCat(
-          c->location().ToString(), ": ", c->attrs().custom_call_target,
+          c->location().ToString(), ": ", c->custom_call_target(),
           " takes 2 operands, got ", c->operand_count()));
     }
   }
@@ -354,7 +354,7 @@ absl::StatusOr<std::vector<Literal>> CallsToParameters(
     const std::vector<Instruction*> users = call->users();
     for (Instruction* user : users) {
       if (user->opcode() == Opcode::kGetTupleElement) {
-        user->ReplaceAllUsesWith(parameters[user->attrs().tuple_index]);
+        user->ReplaceAllUsesWith(parameters[user->tuple_index()]);
       } else {
         other_uses = true;
       }
@@ -382,7 +382,7 @@ absl::StatusOr<ConformProgram> PrepareConformProgram(
     std::vector<Instruction*> values;
     for (Instruction* c : checks) {
       absl::StatusOr<CheckKind> kind =
-          ParseCheckKind(c->attrs().custom_call_target);
+          ParseCheckKind(c->custom_call_target());
       if (!kind.ok()) return kind.status();
       program.checks.push_back({*kind, Literal()});
       values.push_back(c->operand(1));

@@ -204,8 +204,8 @@ absl::StatusOr<Literal> EvalBitcastConvert(const Instruction& inst,
 
 absl::StatusOr<Literal> EvalReducePrecision(const Instruction& inst,
                                             const Literal& x) {
-  const int64_t exponent_bits = inst.attrs().exponent_bits;
-  const int64_t mantissa_bits = inst.attrs().mantissa_bits;
+  const int64_t exponent_bits = inst.exponent_bits();
+  const int64_t mantissa_bits = inst.mantissa_bits();
   if (exponent_bits < 1 || mantissa_bits < 0) {
     return ErrorAt(
         inst.location(),

@@ -47,7 +47,7 @@ struct ConvPlan {
 
 absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst,
                                          const Shape& lhs, const Shape& rhs) {
-  const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
+  const ConvolutionDimensionNumbers& dn = inst.conv_dnums();
   const size_t spatial = dn.input_spatial.size();
   if (dn.kernel_spatial.size() != spatial ||
       dn.output_spatial.size() != spatial) {
@@ -83,8 +83,8 @@ absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst,
   RETURN_IF_ERROR(
       CheckDimensionList(inst, "output dim_labels", out_dims, rank));
 
-  const int64_t fgc = inst.attrs().feature_group_count;
-  const int64_t bgc = inst.attrs().batch_group_count;
+  const int64_t fgc = inst.feature_group_count();
+  const int64_t bgc = inst.batch_group_count();
   if (fgc < 1 || bgc < 1) {
     return ErrorAt(inst.location(), absl::StrCat("feature_group_count ", fgc,
                                                  " and batch_group_count ", bgc,
@@ -112,7 +112,7 @@ absl::StatusOr<ConvPlan> PlanConvolution(const Instruction& inst,
     in_spatial_sizes.push_back(lhs.dimensions(d));
   ConvPlan plan;
   ASSIGN_OR_RETURN(plan.axes,
-                   MakeWindowAxes(inst, inst.attrs().window, in_spatial_sizes));
+                   MakeWindowAxes(inst, inst.window(), in_spatial_sizes));
   for (size_t i = 0; i < spatial; ++i) {
     if (plan.axes[i].size != rhs.dimensions(dn.kernel_spatial[i])) {
       return ErrorAt(
@@ -166,7 +166,7 @@ absl::StatusOr<Literal> ConvolutionTyped(const Instruction& inst,
   static constexpr const char* kNames[2] = {"input", "kernel"};
   RETURN_IF_ERROR(linalg::LoadOperands<R>(inst, lhs, rhs, plan.lhs_order,
                                           plan.rhs_order, kNames, &a, &b));
-  const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
+  const ConvolutionDimensionNumbers& dn = inst.conv_dnums();
   const size_t spatial = plan.axes.size();
   Literal result(inst.shape());
   absl::Span<NativeType<R>> out = result.mutable_data<NativeType<R>>();

@@ -42,7 +42,7 @@ absl::StatusOr<Literal> EvalAllocateBuffer(const Instruction& inst,
 
 absl::StatusOr<Literal> EvalCustomCall(const Instruction& inst,
                                        Operands operands, const CallFn& call) {
-  const std::string& target = inst.attrs().custom_call_target;
+  const std::string& target = inst.custom_call_target();
   if (target == "TopK") return EvalTopKCustomCall(inst, operands, call);
   if (target == kAllocateBufferTarget) {
     return EvalAllocateBuffer(inst, operands);

@@ -72,7 +72,7 @@ absl::StatusOr<Literal> EvalDynamicSlice(const Instruction& inst,
   RETURN_IF_ERROR(CheckArrayResult(inst));
   RETURN_IF_ERROR(CheckElementType(inst, "result", inst.shape().element_type(),
                                    in.element_type()));
-  const std::vector<int64_t>& sizes = inst.attrs().dynamic_slice_sizes;
+  const std::vector<int64_t>& sizes = inst.dynamic_slice_sizes();
   if (static_cast<int64_t>(sizes.size()) != in.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("dynamic_slice_sizes ", BracedList(sizes),

@@ -197,8 +197,8 @@ void CompareLoop(ComparisonDirection direction, const Literal& a,
 absl::StatusOr<Literal> EvalCompare(const Instruction& inst, const Literal& a,
                                     const Literal& b) {
   const PrimitiveType type = a.shape().element_type();
-  const ComparisonDirection direction = inst.attrs().comparison_direction;
-  const ComparisonType kind = inst.attrs().comparison_type;
+  const ComparisonDirection direction = inst.comparison_direction();
+  const ComparisonType kind = inst.comparison_type();
   if (IsComplex(type) && direction != ComparisonDirection::kEq &&
       direction != ComparisonDirection::kNe) {
     return ErrorAt(inst.location(),
@@ -265,7 +265,7 @@ absl::StatusOr<Literal> EvalSelect(const Instruction& inst, const Literal& pred,
 absl::StatusOr<Literal> EvalClamp(const Instruction& inst, const Literal& lo,
                                   const Literal& x, const Literal& hi) {
   const PrimitiveType type = x.shape().element_type();
-  if (IsComplex(type)) return internal::NotDefinedFor(inst, type);
+  if (IsComplex(type)) return NotDefinedFor(inst, type);
   Literal out(inst.shape());
   DispatchComputableType(type, [&]<PrimitiveType P>() {
     using C = NativeType<P>;
@@ -308,7 +308,7 @@ absl::StatusOr<Literal> EvalComplex(const Instruction& inst, const Literal& re,
         Map2<R, std::complex<R>>(
             re, im, &out, [](R a, R b) { return std::complex<R>(a, b); });
       });
-  if (!defined) return internal::NotDefinedFor(inst, re.shape().element_type());
+  if (!defined) return NotDefinedFor(inst, re.shape().element_type());
   return out;
 }
 
@@ -334,7 +334,7 @@ absl::StatusOr<Literal> EvalComplexPart(const Instruction& inst,
 absl::StatusOr<Literal> EvalRealPart(const Instruction& inst,
                                      const Literal& x) {
   const PrimitiveType type = x.shape().element_type();
-  if (!IsFloat(type)) return internal::NotDefinedFor(inst, type);
+  if (!IsFloat(type)) return NotDefinedFor(inst, type);
   Literal out(inst.shape());
   if (inst.opcode() == Opcode::kReal && x.raw_size() > 0) {
     std::memcpy(out.mutable_raw(), x.raw(), static_cast<size_t>(x.raw_size()));
@@ -354,7 +354,7 @@ absl::StatusOr<Literal> EvalIsFinite(const Instruction& inst,
       defined = true;
     }
   });
-  if (!defined) return internal::NotDefinedFor(inst, type);
+  if (!defined) return NotDefinedFor(inst, type);
   return out;
 }
 

@@ -133,9 +133,6 @@ T MinOf(T a, T b) {
   return a < b ? a : b;
 }
 
-// "opcode 'x' is not defined for element type t", located at inst.
-absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type);
-
 // Same-typed unary and binary arithmetic (elementwise_math.cc): every
 // elementwise opcode whose result has the operands' element type.
 absl::StatusOr<Literal> EvalUnaryMath(const Instruction& inst,

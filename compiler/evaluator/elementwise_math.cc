@@ -434,13 +434,6 @@ bool DispatchBinary(Opcode op, Run&& run) {
 
 }  // namespace
 
-absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
-  return ErrorAt(inst.location(),
-                 absl::StrCat("opcode '", Sv(OpcodeName(inst.opcode())),
-                              "' is not defined for element type ",
-                              Sv(PrimitiveTypeName(type))));
-}
-
 absl::StatusOr<Literal> EvalUnaryMath(const Instruction& inst,
                                       const Literal& x) {
   const PrimitiveType type = x.shape().element_type();

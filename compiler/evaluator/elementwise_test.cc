@@ -581,7 +581,8 @@ TEST(ElementwiseTest, UndefinedCombinationsAreLocatedErrors) {
                   "opcode 'subtract' is not defined for element type pred");
   std::vector<Literal> ints = {Vec<kS32>({1})};
   ExpectEvalError(OpModule("s32[1]", "floor", ints), ints, "r",
-                  "opcode 'floor' is not defined for element type s32");
+                  "opcode 'floor' is not defined for element type s32; it "
+                  "takes a floating-point type");
   std::vector<Literal> mixed = {Vec<kS32>({1}), Vec<kF32>({1})};
   ExpectEvalError(OpModule("s32[1]", "add", mixed), mixed, "r",
                   "operand 1 of 'add' has element type f32, expected s32");

@@ -218,7 +218,7 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
       out.ptr = &*inst.attrs().literal;
       break;
     case Opcode::kGetTupleElement: {
-      const int64_t index = inst.attrs().tuple_index;
+      const int64_t index = inst.tuple_index();
       const Literal& tuple = *operands[0];
       if (!tuple.IsTuple() || index < 0 ||
           index >= static_cast<int64_t>(tuple.tuple_elements().size())) {

@@ -48,23 +48,11 @@ absl::Status Refusal(const Instruction& inst) {
       }
     }
   }
+  // opcode.def's count; conditional needs at least one branch.
   const size_t called = inst.called_computations().size();
-  size_t needed = called;
-  switch (inst.opcode()) {
-    case Opcode::kCall:
-    case Opcode::kFusion:
-    case Opcode::kMap:
-      needed = 1;
-      break;
-    case Opcode::kWhile:
-      needed = 2;
-      break;
-    case Opcode::kConditional:
-      needed = called == 0 ? 1 : called;
-      break;
-    default:
-      break;
-  }
+  const int count = OpcodeCalledComputationCount(inst.opcode());
+  size_t needed = count == kVariadic ? called : static_cast<size_t>(count);
+  if (inst.opcode() == Opcode::kConditional && called == 0) needed = 1;
   if (called != needed) {
     return ErrorAt(inst.location(),
                    absl::StrCat("'", Sv(OpcodeName(inst.opcode())), "' needs ",
@@ -272,7 +260,7 @@ int64_t CeilLog2(int64_t n) {
 
 int64_t WindowSize(const Instruction& inst) {
   int64_t n = 1;
-  for (const WindowDim& w : inst.attrs().window) n = SaturatingMul(n, w.size);
+  for (const WindowDim& w : inst.window()) n = SaturatingMul(n, w.size);
   return n;
 }
 

@@ -223,7 +223,7 @@ absl::StatusOr<Literal> Gather(const Instruction& inst, Operands operands) {
   const Shape& out_shape = inst.shape();
   RETURN_IF_ERROR(CheckElementType(inst, "result", out_shape.element_type(),
                                    op_shape.element_type()));
-  const GatherDimensionNumbers& g = inst.attrs().gather_dnums;
+  const GatherDimensionNumbers& g = inst.gather_dnums();
   DimensionNumbers dn{g.offset_dims,
                       g.collapsed_slice_dims,
                       g.start_index_map,
@@ -240,7 +240,7 @@ absl::StatusOr<Literal> Gather(const Instruction& inst, Operands operands) {
       IndexPlan plan,
       PlanIndexing(inst, dn, op_shape, indices.shape(), out_shape.rank()));
 
-  const std::vector<int64_t>& sizes = inst.attrs().slice_sizes;
+  const std::vector<int64_t>& sizes = inst.slice_sizes();
   if (static_cast<int64_t>(sizes.size()) != op_shape.rank()) {
     return ErrorAt(
         inst.location(),
@@ -420,7 +420,7 @@ absl::StatusOr<Literal> Scatter(const Instruction& inst, Operands operands,
                        " does not match its operands"));
     }
   }
-  const ScatterDimensionNumbers& s = inst.attrs().scatter_dnums;
+  const ScatterDimensionNumbers& s = inst.scatter_dnums();
   DimensionNumbers dn{s.update_window_dims,
                       s.inserted_window_dims,
                       s.scatter_dims_to_operand_dims,

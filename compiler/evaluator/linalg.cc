@@ -40,7 +40,7 @@ struct DotPlan {
 
 absl::StatusOr<DotPlan> PlanDot(const Instruction& inst, const Shape& lhs,
                                 const Shape& rhs) {
-  const DotDimensionNumbers& dn = inst.attrs().dot_dnums;
+  const DotDimensionNumbers& dn = inst.dot_dnums();
   if (dn.lhs_batch.size() != dn.rhs_batch.size()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("dot has ", dn.lhs_batch.size(),

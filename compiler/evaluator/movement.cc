@@ -58,7 +58,7 @@ absl::StatusOr<Literal> Broadcast(const Instruction& inst, Operands operands) {
   RETURN_IF_ERROR(CheckUnaryMovement(inst, operands));
   const Shape& in = operands[0]->shape();
   const Shape& out_shape = inst.shape();
-  const std::vector<int64_t>& map = inst.attrs().dimensions;
+  const std::vector<int64_t>& map = inst.dimensions();
   if (static_cast<int64_t>(map.size()) != in.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("broadcast dimensions ", BracedList(map),
@@ -110,7 +110,7 @@ absl::StatusOr<Literal> Reshape(const Instruction& inst, Operands operands) {
 absl::StatusOr<Literal> Transpose(const Instruction& inst, Operands operands) {
   RETURN_IF_ERROR(CheckUnaryMovement(inst, operands));
   const Shape& in = operands[0]->shape();
-  const std::vector<int64_t>& perm = inst.attrs().dimensions;
+  const std::vector<int64_t>& perm = inst.dimensions();
   if (!IsPermutation(perm, in.rank())) {
     return ErrorAt(inst.location(),
                    absl::StrCat("transpose dimensions ", BracedList(perm),
@@ -135,7 +135,7 @@ absl::StatusOr<Literal> Transpose(const Instruction& inst, Operands operands) {
 absl::StatusOr<Literal> Slice(const Instruction& inst, Operands operands) {
   RETURN_IF_ERROR(CheckUnaryMovement(inst, operands));
   const Shape& in = operands[0]->shape();
-  const std::vector<SliceDim>& slice = inst.attrs().slice;
+  const std::vector<SliceDim>& slice = inst.slice();
   if (static_cast<int64_t>(slice.size()) != in.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("slice has ", slice.size(),
@@ -180,7 +180,7 @@ absl::StatusOr<Literal> Concatenate(const Instruction& inst,
   }
   RETURN_IF_ERROR(CheckArrayResult(inst));
   const Shape& out_shape = inst.shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (dims.size() != 1 || dims[0] < 0 || dims[0] >= out_shape.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("concatenate dimensions ", BracedList(dims),
@@ -286,7 +286,7 @@ absl::StatusOr<Literal> Pad(const Instruction& inst, Operands operands) {
                                   operands[1]->shape().dimensions(), {}));
   ASSIGN_OR_RETURN(Literal pad_value,
                    PaddingValue(inst, *operands[1], in.element_type()));
-  const std::vector<PaddingDim>& padding = inst.attrs().padding;
+  const std::vector<PaddingDim>& padding = inst.padding();
   if (static_cast<int64_t>(padding.size()) != in.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("padding has ", padding.size(),
@@ -341,7 +341,7 @@ absl::StatusOr<Literal> Reverse(const Instruction& inst, Operands operands) {
   const Shape& in = operands[0]->shape();
   RETURN_IF_ERROR(CheckDimensions(inst, "result", inst.shape().dimensions(),
                                   in.dimensions()));
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   std::vector<int64_t> strides = RowMajorStrides(in.dimensions());
   std::vector<bool> reversed(in.rank(), false);
   int64_t offset = 0;
@@ -384,7 +384,7 @@ absl::StatusOr<Literal> Iota(const Instruction& inst, Operands operands) {
   RETURN_IF_ERROR(CheckOperandCount(inst, operands, 0));
   RETURN_IF_ERROR(CheckArrayResult(inst));
   const Shape& shape = inst.shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (dims.size() != 1 || dims[0] < 0 || dims[0] >= shape.rank()) {
     return ErrorAt(inst.location(),
                    absl::StrCat("iota dimension ", BracedList(dims),

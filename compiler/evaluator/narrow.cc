@@ -32,10 +32,10 @@ Extension ExtensionFor(const Instruction& inst) {
     case Opcode::kShiftRightArithmetic:
       return Extension::kSign;
     case Opcode::kCompare:
-      if (inst.attrs().comparison_type == ComparisonType::kUnsigned) {
+      if (inst.comparison_type() == ComparisonType::kUnsigned) {
         return Extension::kZero;
       }
-      if (inst.attrs().comparison_type == ComparisonType::kSigned) {
+      if (inst.comparison_type() == ComparisonType::kSigned) {
         return Extension::kSign;
       }
       return Extension::kNatural;
@@ -221,7 +221,7 @@ absl::StatusOr<Literal> BitcastConvert(const Instruction& inst,
 
 absl::StatusOr<Literal> Iota(const Instruction& inst) {
   const Shape& shape = inst.shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (!shape.IsArray() || dims.size() != 1 || dims[0] < 0 ||
       dims[0] >= shape.rank()) {
     return ErrorAt(inst.location(),
@@ -329,7 +329,7 @@ absl::StatusOr<Literal> NarrowEvaluator::Eval(const Instruction& inst,
       return Iota(inst);
     case Opcode::kReducePrecision:
       // Defined on f16, bf16, f32 and f64 bits only, as in code generation.
-      return internal::NotDefinedFor(inst, operands[0]->shape().element_type());
+      return NotDefinedFor(inst, operands[0]->shape().element_type());
     default:
       break;
   }

@@ -189,9 +189,9 @@ absl::StatusOr<Literal> EvalWideSum(const Instruction& inst, Operands operands,
   const std::vector<int64_t>& in_dims = input.shape().dimensions();
   const int64_t rank = static_cast<int64_t>(in_dims.size());
   RETURN_IF_ERROR(
-      CheckDimensionList(inst, "dimensions", inst.attrs().dimensions, rank));
+      CheckDimensionList(inst, "dimensions", inst.dimensions(), rank));
   std::vector<bool> is_reduced(rank, false);
-  for (int64_t d : inst.attrs().dimensions) is_reduced[d] = true;
+  for (int64_t d : inst.dimensions()) is_reduced[d] = true;
   const std::vector<int64_t> strides = RowMajorStrides(in_dims);
   std::vector<int64_t> kept_dims, kept_strides, red_dims, red_strides;
   for (int64_t d = 0; d < rank; ++d) {
@@ -248,7 +248,7 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
     return Literal::MakeTuple(std::move(parts));
   }
   if (op == Opcode::kGetTupleElement) {
-    return bounds[0]->tuple_elements()[inst.attrs().tuple_index];
+    return bounds[0]->tuple_elements()[inst.tuple_index()];
   }
   if (op == Opcode::kOptimizationBarrier) return *bounds[0];
   if (op == Opcode::kAddDependency) {

@@ -63,7 +63,7 @@ absl::StatusOr<Literal> EvalReduceWindow(const Instruction& inst,
   ASSIGN_OR_RETURN(ReduceOperands ops, SplitReduceOperands(inst, operands));
   const std::vector<int64_t>& in_dims = ops.inputs[0]->shape().dimensions();
   ASSIGN_OR_RETURN(std::vector<WindowAxis> axes,
-                   MakeWindowAxes(inst, inst.attrs().window, in_dims));
+                   MakeWindowAxes(inst, inst.window(), in_dims));
   const std::vector<int64_t> out_dims = OutputDims(axes);
   ASSIGN_OR_RETURN(std::vector<Literal> results,
                    MakeReduceResults(inst, ops.acc_types, out_dims,
@@ -121,7 +121,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const Instruction& inst,
   const PrimitiveType out_type = init.shape().element_type();
   const std::vector<int64_t>& dims = operand.shape().dimensions();
   ASSIGN_OR_RETURN(std::vector<WindowAxis> axes,
-                   MakeWindowAxes(inst, inst.attrs().window, dims));
+                   MakeWindowAxes(inst, inst.window(), dims));
   const std::vector<int64_t> window_out = OutputDims(axes);
   if (source.shape().dimensions() != window_out) {
     return ErrorAt(

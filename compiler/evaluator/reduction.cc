@@ -102,7 +102,7 @@ absl::StatusOr<Literal> EvalReduce(const Instruction& inst, Operands operands,
   ASSIGN_OR_RETURN(ReduceOperands ops, SplitReduceOperands(inst, operands));
   const std::vector<int64_t>& in_dims = ops.inputs[0]->shape().dimensions();
   const int64_t rank = static_cast<int64_t>(in_dims.size());
-  const std::vector<int64_t>& reduced_list = inst.attrs().dimensions;
+  const std::vector<int64_t>& reduced_list = inst.dimensions();
   RETURN_IF_ERROR(CheckDimensionList(inst, "dimensions", reduced_list, rank));
 
   std::vector<bool> is_reduced(rank, false);

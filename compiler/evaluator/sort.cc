@@ -165,7 +165,7 @@ absl::StatusOr<Literal> EvalSort(const Instruction& inst, Operands operands,
     comparator_types.push_back(shape.element_type());
     comparator_types.push_back(shape.element_type());
   }
-  const std::vector<int64_t>& sort_dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& sort_dims = inst.dimensions();
   if (sort_dims.size() != 1 || sort_dims[0] < 0 || sort_dims[0] >= rank) {
     return ErrorAt(
         inst.location(),
@@ -335,14 +335,14 @@ auto TotalOrderLess(const Literal& input, bool largest) {
 
 absl::StatusOr<Literal> EvalTopK(const Instruction& inst, Operands operands) {
   ASSIGN_OR_RETURN(TopKRows t, CheckTopK(inst, "topk", operands));
-  const std::optional<int64_t>& k = inst.attrs().k;
+  const std::optional<int64_t>& k = inst.k();
   if (!k.has_value() || *k != t.k) {
     return ErrorAt(
         inst.location(),
         absl::StrCat("topk result has shape ", inst.shape().ToString(false),
                      ", but k=", k.has_value() ? absl::StrCat(*k) : "(none)"));
   }
-  return SelectTopK(inst, t, TotalOrderLess(*t.input, inst.attrs().largest));
+  return SelectTopK(inst, t, TotalOrderLess(*t.input, inst.largest()));
 }
 
 absl::StatusOr<Literal> EvalTopKCustomCall(const Instruction& inst,

@@ -62,7 +62,7 @@ bool IsIdentityCustomCallTarget(std::string_view target) {
 
 bool IsIdentityCustomCall(const Instruction& inst) {
   return inst.opcode() == Opcode::kCustomCall &&
-         IsIdentityCustomCallTarget(inst.attrs().custom_call_target) &&
+         IsIdentityCustomCallTarget(inst.custom_call_target()) &&
          inst.operand_count() == 1 &&
          inst.shape().Compatible(inst.operand(0)->shape());
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "compiler/ir/computation.h"
+#include "compiler/ir/opcode_attributes.h"
+#include "compiler/support/strings.h"
 
 namespace aotc {
 
@@ -155,8 +157,67 @@ int64_t Instruction::iota_dimension() const {
   return attrs_.dimensions[0];
 }
 
+void Instruction::CheckModels(const void* field, size_t size,
+                              const char* what) const {
+  const char* begin = static_cast<const char*>(field);
+  for (const AttributeSpec* spec : OpcodeAttributes(opcode_)) {
+    const void* stored =
+        std::visit([](auto* p) -> const void* { return p; },
+                   spec->field(const_cast<InstructionAttributes&>(attrs_)));
+    const char* at = static_cast<const char*>(stored);
+    if (at >= begin && at < begin + size) return;
+  }
+  AOTC_CHECK(false, what);
+}
+
+#define AOTC_CHECKED_ATTRIBUTE(type, member)                       \
+  type Instruction::member() const {                               \
+    CheckModels(&attrs_.member, sizeof(attrs_.member),             \
+                #member "() on an opcode without that attribute"); \
+    return attrs_.member;                                          \
+  }
+AOTC_CHECKED_ATTRIBUTE(const std::vector<int64_t>&, dimensions)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<SliceDim>&, slice)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<PaddingDim>&, padding)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<WindowDim>&, window)
+AOTC_CHECKED_ATTRIBUTE(const ConvolutionDimensionNumbers&, conv_dnums)
+AOTC_CHECKED_ATTRIBUTE(int64_t, feature_group_count)
+AOTC_CHECKED_ATTRIBUTE(int64_t, batch_group_count)
+AOTC_CHECKED_ATTRIBUTE(const DotDimensionNumbers&, dot_dnums)
+AOTC_CHECKED_ATTRIBUTE(const GatherDimensionNumbers&, gather_dnums)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<int64_t>&, slice_sizes)
+AOTC_CHECKED_ATTRIBUTE(const ScatterDimensionNumbers&, scatter_dnums)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<int64_t>&, dynamic_slice_sizes)
+AOTC_CHECKED_ATTRIBUTE(ComparisonType, comparison_type)
+AOTC_CHECKED_ATTRIBUTE(FusionKind, fusion_kind)
+AOTC_CHECKED_ATTRIBUTE(int64_t, exponent_bits)
+AOTC_CHECKED_ATTRIBUTE(int64_t, mantissa_bits)
+AOTC_CHECKED_ATTRIBUTE(const std::string&, custom_call_target)
+AOTC_CHECKED_ATTRIBUTE(const std::optional<std::vector<Shape>>&,
+                       operand_layout_constraints)
+AOTC_CHECKED_ATTRIBUTE(bool, indices_are_sorted)
+AOTC_CHECKED_ATTRIBUTE(bool, unique_indices)
+AOTC_CHECKED_ATTRIBUTE(bool, is_stable)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<std::string>&, operand_precision)
+AOTC_CHECKED_ATTRIBUTE(const std::string&, algorithm)
+AOTC_CHECKED_ATTRIBUTE(const std::optional<int64_t>&, k)
+AOTC_CHECKED_ATTRIBUTE(bool, largest)
+#undef AOTC_CHECKED_ATTRIBUTE
+
 bool Instruction::IsRoot() const {
   return parent_ != nullptr && parent_->root() == this;
+}
+
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type) {
+  const Opcode op = inst.opcode();
+  std::string message = absl::StrCat("opcode '", Sv(OpcodeName(op)),
+                                     "' is not defined for element type ",
+                                     Sv(PrimitiveTypeName(type)));
+  if (!OpcodeAcceptsElementType(op, type)) {
+    absl::StrAppend(&message, "; it takes ",
+                    Sv(ElementTypeClassText(OpcodeElementTypes(op))));
+  }
+  return ErrorAt(inst.location(), message);
 }
 
 }  // namespace aotc

@@ -10,6 +10,7 @@
 #ifndef AOTC_COMPILER_IR_INSTRUCTION_H_
 #define AOTC_COMPILER_IR_INSTRUCTION_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,22 +30,10 @@ namespace aotc {
 
 class Computation;
 
-// Every attribute any opcode may carry. Which opcode uses which field:
-//   parameter_number: parameter      tuple_index: get-tuple-element
-//   dimensions: broadcast, transpose, reduce, reverse, concatenate (one entry),
-//               sort (one entry), map, iota (iota_dimension in dimensions[0])
-//   slice: slice                      padding: pad
-//   window: convolution, reduce-window, select-and-scatter
-//   conv_dnums, feature_group_count, batch_group_count: convolution
-//   dot_dnums: dot                    gather_dnums, slice_sizes: gather
-//   scatter_dnums: scatter            dynamic_slice_sizes: dynamic-slice
-//   comparison_direction, comparison_type: compare
-//   literal: constant                 fusion_kind: fusion
-//   exponent_bits, mantissa_bits: reduce-precision
-//   custom_call_target, operand_layout_constraints: custom-call
-//   indices_are_sorted: gather, scatter; unique_indices: scatter
-//   is_stable: sort                   operand_precision, algorithm: dot, conv
-//   k, largest: topk
+// Every attribute any opcode may carry. Which opcode uses which field, and
+// under which text key, is opcode_attributes.def; parameter_number
+// (parameter) and literal (constant) are written in the operand position
+// instead and are not in that table.
 struct InstructionAttributes {
   int64_t parameter_number = -1;
   int64_t tuple_index = -1;
@@ -157,11 +146,43 @@ class Instruction {
   ComparisonDirection comparison_direction() const;
   int64_t iota_dimension() const;
 
+  // Checked accessors of the attributes opcode_attributes.def lists: each
+  // checks that the table gives the opcode an attribute stored in the field
+  // (dimensions() also serves iota, whose iota_dimension lives there).
+  const std::vector<int64_t>& dimensions() const;
+  const std::vector<SliceDim>& slice() const;
+  const std::vector<PaddingDim>& padding() const;
+  const std::vector<WindowDim>& window() const;
+  const ConvolutionDimensionNumbers& conv_dnums() const;
+  int64_t feature_group_count() const;
+  int64_t batch_group_count() const;
+  const DotDimensionNumbers& dot_dnums() const;
+  const GatherDimensionNumbers& gather_dnums() const;
+  const std::vector<int64_t>& slice_sizes() const;
+  const ScatterDimensionNumbers& scatter_dnums() const;
+  const std::vector<int64_t>& dynamic_slice_sizes() const;
+  ComparisonType comparison_type() const;
+  FusionKind fusion_kind() const;
+  int64_t exponent_bits() const;
+  int64_t mantissa_bits() const;
+  const std::string& custom_call_target() const;
+  const std::optional<std::vector<Shape>>& operand_layout_constraints() const;
+  bool indices_are_sorted() const;
+  bool unique_indices() const;
+  bool is_stable() const;
+  const std::vector<std::string>& operand_precision() const;
+  const std::string& algorithm() const;
+  const std::optional<int64_t>& k() const;
+  bool largest() const;
+
   bool IsRoot() const;
 
  private:
   Instruction(Opcode opcode, std::string name, Shape shape, Location location);
   void AddUser(Instruction* user);
+  // Fails unless the attribute table gives opcode_ an attribute stored in
+  // the `size` bytes at `field` (a member of attrs_).
+  void CheckModels(const void* field, size_t size, const char* what) const;
   void RemoveUser(Instruction* user);
 
   Opcode opcode_;
@@ -176,6 +197,12 @@ class Instruction {
   InstructionAttributes attrs_;
   std::vector<std::pair<std::string, std::string>> raw_attributes_;
 };
+
+// The located error of code generation and the evaluator for an opcode they
+// do not implement for element type `type`: "opcode 'x' is not defined for
+// element type t", followed by the class opcode.def gives when `type` is
+// outside it.
+absl::Status NotDefinedFor(const Instruction& inst, PrimitiveType type);
 
 }  // namespace aotc
 

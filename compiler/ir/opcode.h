@@ -10,10 +10,12 @@
 #include <optional>
 #include <string_view>
 
+#include "compiler/ir/primitive_type.h"
+
 namespace aotc {
 
 enum class Opcode : uint8_t {
-#define AOTC_OPCODE(e, text, arity, props) e,
+#define AOTC_OPCODE(e, text, arity, props, types, calls) e,
 #include "compiler/ir/opcode.def"
 #undef AOTC_OPCODE
 };
@@ -35,12 +37,31 @@ enum OpProperty : uint32_t {
   kPropHeavy = 1u << 10,          // H
 };
 
+// The element types an opcode's operands may have (opcode.def's types
+// column).
+enum class ElementTypeClass : uint8_t {
+  kAny,             // Any
+  kFloat,           // Fp
+  kFloatOrComplex,  // FpC
+  kInteger,         // Int
+  kPredOrInteger,   // PredInt
+};
+
 int NumOpcodes();
 std::string_view OpcodeName(Opcode op);
 std::optional<Opcode> OpcodeFromName(std::string_view name);
 // Fixed operand count, or kVariadic.
 int OpcodeArity(Opcode op);
 uint32_t OpcodeProperties(Opcode op);
+ElementTypeClass OpcodeElementTypes(Opcode op);
+// True when `type` is in `op`'s element-type class.
+bool OpcodeAcceptsElementType(Opcode op, PrimitiveType type);
+// The class for error messages: "a floating-point type", "pred or an
+// integer type", ...
+std::string_view ElementTypeClassText(ElementTypeClass c);
+// How many computations `op` calls, or kVariadic when the instruction
+// decides (conditional, custom-call); 0 exactly when !CallsComputations(op).
+int OpcodeCalledComputationCount(Opcode op);
 
 inline bool HasProperty(Opcode op, OpProperty p) {
   return (OpcodeProperties(op) & p) != 0;

@@ -66,6 +66,60 @@ TEST(OpcodeTest, HeavyColumn) {
   }
 }
 
+TEST(OpcodeTest, ElementTypeColumn) {
+  using P = PrimitiveType;
+  // exp takes real and complex floats, nothing else.
+  EXPECT_EQ(OpcodeElementTypes(Opcode::kExp),
+            ElementTypeClass::kFloatOrComplex);
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kExp, P::kBF16));
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kExp, P::kC64));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kExp, P::kS32));
+  // Rounding is only for real floats.
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kFloor, P::kF16));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kFloor, P::kC64));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kFloor, P::kS8));
+  // Bit counting and shifts: integers, signed or not, but not pred.
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kPopulationCount, P::kU8));
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kShiftLeft, P::kS64));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kClz, P::kPred));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kShiftRightLogical, P::kF32));
+  // Logic ops take pred too.
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kXor, P::kPred));
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kNot, P::kU32));
+  EXPECT_FALSE(OpcodeAcceptsElementType(Opcode::kAnd, P::kF32));
+  // power is transcendental but also defined on integers.
+  EXPECT_TRUE(IsTranscendental(Opcode::kPower));
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kPower, P::kS32));
+  EXPECT_TRUE(OpcodeAcceptsElementType(Opcode::kAdd, P::kPred));
+  EXPECT_EQ(ElementTypeClassText(OpcodeElementTypes(Opcode::kNot)),
+            "pred or an integer type");
+  // Every other elementwise transcendental is float-or-complex only.
+  for (int i = 0; i < NumOpcodes(); ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    if (IsElementwise(op) && IsTranscendental(op) && op != Opcode::kPower) {
+      EXPECT_EQ(OpcodeElementTypes(op), ElementTypeClass::kFloatOrComplex)
+          << OpcodeName(op);
+    }
+  }
+}
+
+TEST(OpcodeTest, CalledComputationColumn) {
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kWhile), 2);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kSelectAndScatter), 2);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kReduce), 1);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kFusion), 1);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kSort), 1);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kConditional), kVariadic);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kCustomCall), kVariadic);
+  EXPECT_EQ(OpcodeCalledComputationCount(Opcode::kAdd), 0);
+  // The column and the K letter agree.
+  for (int i = 0; i < NumOpcodes(); ++i) {
+    const Opcode op = static_cast<Opcode>(i);
+    EXPECT_EQ(CallsComputations(op), OpcodeCalledComputationCount(op) != 0)
+        << OpcodeName(op);
+  }
+}
+
 TEST(PrimitiveTypeTest, NamesNumbersAndSizes) {
   EXPECT_EQ(PrimitiveTypeName(PrimitiveType::kBF16), "bf16");
   EXPECT_EQ(static_cast<int>(PrimitiveType::kF32), 11);

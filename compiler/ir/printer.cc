@@ -1,13 +1,13 @@
 // IR -> HLO text in the form the text parser reads back.
 //
 // Canonical form: array shapes always carry their layout; modeled attributes
-// come first in a fixed order per opcode, then the called computations, then
-// the raw attributes in their stored order, then metadata. Defaults XLA's
-// printer also leaves out (stride 1, group count 1, false flags, empty
-// windows) are omitted. Floats print as the shortest decimal that converts
-// back to the same bits (f16, bf16 and the minifloats print their exact
-// value as the shortest float), with inf, -inf, nan, -nan and nan(0x...)
-// for non-canonical NaN payloads.
+// come first in the order of opcode_attributes.def, then the called
+// computations, then the raw attributes in their stored order, then
+// metadata. Defaults XLA's printer also leaves out (stride 1, group count 1,
+// false flags, empty windows: the table's `Set` entries) are omitted. Floats
+// print as the shortest decimal that converts back to the same bits (f16,
+// bf16 and the minifloats print their exact value as the shortest float),
+// with inf, -inf, nan, -nan and nan(0x...) for non-canonical NaN payloads.
 #include "compiler/ir/printer.h"
 
 #include <charconv>
@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "compiler/ir/minifloat.h"
+#include "compiler/ir/opcode_attributes.h"
 #include "compiler/support/float16.h"
 #include "compiler/support/strings.h"
 
@@ -397,142 +398,98 @@ class AttributePrinter {
   void List(std::string_view key, const std::vector<int64_t>& v) {
     Add(key, IntList(v));
   }
-  void NonEmptyList(std::string_view key, const std::vector<int64_t>& v) {
-    if (!v.empty()) List(key, v);
-  }
-  void TrueFlag(std::string_view key, bool value) {
-    if (value) Add(key, "true");
-  }
 
  private:
   std::string* out_;
 };
 
+std::string SliceText(const std::vector<SliceDim>& slice) {
+  std::vector<std::string> dims;
+  for (const SliceDim& d : slice) {
+    dims.push_back(d.stride == 1 ? absl::StrCat("[", d.start, ":", d.limit, "]")
+                                 : absl::StrCat("[", d.start, ":", d.limit, ":",
+                                                d.stride, "]"));
+  }
+  return absl::StrCat("{", absl::StrJoin(dims, ", "), "}");
+}
+
+std::string ShapeListText(const std::vector<Shape>& shapes) {
+  std::vector<std::string> texts;
+  for (const Shape& s : shapes) texts.push_back(ShapeText(s));
+  return absl::StrCat("{", absl::StrJoin(texts, ", "), "}");
+}
+
+// One attribute of opcode_attributes.def, written as its kind says.
+void AppendModeledAttribute(AttributePrinter& p, const AttributeSpec& spec,
+                            const InstructionAttributes& a) {
+  // The field function only forms a pointer; nothing is written.
+  const AttributeField field =
+      spec.field(const_cast<InstructionAttributes&>(a));
+  const std::string_view key = spec.key;
+  switch (spec.kind) {
+    case AttributeKind::kInt:
+      return p.Add(key, *std::get<int64_t*>(field));
+    case AttributeKind::kOptInt:
+      if (const auto& v = *std::get<std::optional<int64_t>*>(field)) {
+        p.Add(key, *v);
+      }
+      return;
+    case AttributeKind::kIotaDim:
+      if (const auto& v = *std::get<std::vector<int64_t>*>(field); !v.empty()) {
+        p.Add(key, v[0]);
+      }
+      return;
+    case AttributeKind::kIntList:
+      return p.List(key, *std::get<std::vector<int64_t>*>(field));
+    case AttributeKind::kBool:
+      return p.Add(key, *std::get<bool*>(field) ? "true" : "false");
+    case AttributeKind::kSlice:
+      return p.Add(key, SliceText(*std::get<std::vector<SliceDim>*>(field)));
+    case AttributeKind::kPadding:
+      return p.Add(key,
+                   PaddingText(*std::get<std::vector<PaddingDim>*>(field)));
+    case AttributeKind::kWindow:
+      return p.Add(key, WindowText(*std::get<std::vector<WindowDim>*>(field)));
+    case AttributeKind::kDimLabels:
+      return p.Add(
+          key, DimLabelsText(*std::get<ConvolutionDimensionNumbers*>(field)));
+    case AttributeKind::kNameList:
+      return p.Add(
+          key,
+          absl::StrCat(
+              "{",
+              absl::StrJoin(*std::get<std::vector<std::string>*>(field), ","),
+              "}"));
+    case AttributeKind::kName:
+      return p.Add(key, *std::get<std::string*>(field));
+    case AttributeKind::kString:
+      return p.Add(key, Quoted(*std::get<std::string*>(field)));
+    case AttributeKind::kDirection:
+      return p.Add(
+          key, ComparisonDirectionName(*std::get<ComparisonDirection*>(field)));
+    case AttributeKind::kCmpType:
+      return p.Add(key, ComparisonTypeName(*std::get<ComparisonType*>(field)));
+    case AttributeKind::kFusionKind:
+      return p.Add(key, FusionKindName(*std::get<FusionKind*>(field)));
+    case AttributeKind::kShapeList:
+      if (const auto& v =
+              *std::get<std::optional<std::vector<Shape>>*>(field)) {
+        p.Add(key, ShapeListText(*v));
+      }
+      return;
+  }
+}
+
+// The opcode's modeled attributes in table order; `Set` ones only when they
+// differ from the default.
 void AppendModeledAttributes(AttributePrinter& p, const Instruction& inst) {
-  using O = Opcode;
-  const InstructionAttributes& a = inst.attrs();
-  switch (inst.opcode()) {
-    case O::kGetTupleElement:
-      p.Add("index", a.tuple_index);
-      return;
-    case O::kBroadcast:
-    case O::kTranspose:
-    case O::kReduce:
-    case O::kReverse:
-    case O::kConcatenate:
-      p.List("dimensions", a.dimensions);
-      return;
-    case O::kSort:
-      p.List("dimensions", a.dimensions);
-      p.TrueFlag("is_stable", a.is_stable);
-      return;
-    case O::kMap:
-      p.NonEmptyList("dimensions", a.dimensions);
-      return;
-    case O::kIota:
-      if (!a.dimensions.empty()) p.Add("iota_dimension", a.dimensions[0]);
-      return;
-    case O::kSlice: {
-      std::vector<std::string> dims;
-      for (const SliceDim& d : a.slice) {
-        dims.push_back(
-            d.stride == 1
-                ? absl::StrCat("[", d.start, ":", d.limit, "]")
-                : absl::StrCat("[", d.start, ":", d.limit, ":", d.stride, "]"));
-      }
-      p.Add("slice", absl::StrCat("{", absl::StrJoin(dims, ", "), "}"));
-      return;
+  for (const AttributeSpec* spec : OpcodeAttributes(inst.opcode())) {
+    if (spec->print == AttributePrint::kSet &&
+        AttributeIsDefault(*spec, inst.attrs())) {
+      continue;
     }
-    case O::kPad:
-      if (!a.padding.empty()) p.Add("padding", PaddingText(a.padding));
-      return;
-    case O::kReduceWindow:
-    case O::kSelectAndScatter:
-      if (!a.window.empty()) p.Add("window", WindowText(a.window));
-      return;
-    case O::kConvolution:
-      if (!a.window.empty()) p.Add("window", WindowText(a.window));
-      // All-zero numbers mean the text gave no dim_labels.
-      if (a.conv_dnums != ConvolutionDimensionNumbers{}) {
-        p.Add("dim_labels", DimLabelsText(a.conv_dnums));
-      }
-      if (a.feature_group_count != 1)
-        p.Add("feature_group_count", a.feature_group_count);
-      if (a.batch_group_count != 1)
-        p.Add("batch_group_count", a.batch_group_count);
-      break;
-    case O::kDot:
-      p.NonEmptyList("lhs_batch_dims", a.dot_dnums.lhs_batch);
-      p.NonEmptyList("lhs_contracting_dims", a.dot_dnums.lhs_contracting);
-      p.NonEmptyList("rhs_batch_dims", a.dot_dnums.rhs_batch);
-      p.NonEmptyList("rhs_contracting_dims", a.dot_dnums.rhs_contracting);
-      break;
-    case O::kGather: {
-      const GatherDimensionNumbers& g = a.gather_dnums;
-      p.List("offset_dims", g.offset_dims);
-      p.List("collapsed_slice_dims", g.collapsed_slice_dims);
-      p.List("start_index_map", g.start_index_map);
-      p.NonEmptyList("operand_batching_dims", g.operand_batching_dims);
-      p.NonEmptyList("start_indices_batching_dims",
-                     g.start_indices_batching_dims);
-      p.Add("index_vector_dim", g.index_vector_dim);
-      p.List("slice_sizes", a.slice_sizes);
-      p.TrueFlag("indices_are_sorted", a.indices_are_sorted);
-      return;
-    }
-    case O::kScatter: {
-      const ScatterDimensionNumbers& s = a.scatter_dnums;
-      p.List("update_window_dims", s.update_window_dims);
-      p.List("inserted_window_dims", s.inserted_window_dims);
-      p.List("scatter_dims_to_operand_dims", s.scatter_dims_to_operand_dims);
-      p.NonEmptyList("input_batching_dims", s.input_batching_dims);
-      p.NonEmptyList("scatter_indices_batching_dims",
-                     s.scatter_indices_batching_dims);
-      p.Add("index_vector_dim", s.index_vector_dim);
-      p.TrueFlag("indices_are_sorted", a.indices_are_sorted);
-      p.TrueFlag("unique_indices", a.unique_indices);
-      return;
-    }
-    case O::kDynamicSlice:
-      p.List("dynamic_slice_sizes", a.dynamic_slice_sizes);
-      return;
-    case O::kCompare:
-      p.Add("direction", ComparisonDirectionName(a.comparison_direction));
-      if (a.comparison_type != ComparisonType::kUnset) {
-        p.Add("type", ComparisonTypeName(a.comparison_type));
-      }
-      return;
-    case O::kFusion:
-      p.Add("kind", FusionKindName(a.fusion_kind));
-      return;
-    case O::kReducePrecision:
-      p.Add("exponent_bits", a.exponent_bits);
-      p.Add("mantissa_bits", a.mantissa_bits);
-      return;
-    case O::kTopK:
-      // XLA prints both, largest included when it is the default.
-      if (a.k.has_value()) p.Add("k", *a.k);
-      p.Add("largest", a.largest ? "true" : "false");
-      return;
-    case O::kCustomCall:
-      p.Add("custom_call_target", Quoted(a.custom_call_target));
-      if (a.operand_layout_constraints.has_value()) {
-        std::vector<std::string> shapes;
-        for (const Shape& s : *a.operand_layout_constraints)
-          shapes.push_back(ShapeText(s));
-        p.Add("operand_layout_constraints",
-              absl::StrCat("{", absl::StrJoin(shapes, ", "), "}"));
-      }
-      return;
-    default:
-      return;
+    AppendModeledAttribute(p, *spec, inst.attrs());
   }
-  // Dot and convolution share the precision attributes.
-  if (!a.operand_precision.empty()) {
-    p.Add("operand_precision",
-          absl::StrCat("{", absl::StrJoin(a.operand_precision, ","), "}"));
-  }
-  if (!a.algorithm.empty()) p.Add("algorithm", a.algorithm);
 }
 
 void AppendCalledComputations(AttributePrinter& p, const Instruction& inst) {

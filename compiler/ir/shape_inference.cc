@@ -129,6 +129,14 @@ absl::Status ExpectCalledComputations(const Instruction& inst, int n) {
   return absl::OkStatus();
 }
 
+absl::Status ExpectCalledComputations(const Instruction& inst) {
+  const int n = OpcodeCalledComputationCount(inst.opcode());
+  AOTC_CHECK(n != kVariadic,
+             "ExpectCalledComputations(inst) on an opcode with a variadic "
+             "called-computation count");
+  return ExpectCalledComputations(inst, n);
+}
+
 absl::StatusOr<std::vector<const Instruction*>> OrderedParameters(
     const Computation& comp) {
   int n = comp.num_parameters();
@@ -149,7 +157,7 @@ absl::StatusOr<Shape> ReducerResultShape(
     const Instruction& inst, const std::vector<PrimitiveType>& init_types,
     const std::vector<PrimitiveType>& input_types,
     const std::vector<int64_t>& dims) {
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   std::vector<PrimitiveType> params = init_types;
   params.insert(params.end(), input_types.begin(), input_types.end());
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],
@@ -241,7 +249,7 @@ absl::StatusOr<Shape> InferGetTupleElementShape(const Instruction& inst) {
     return ShapeError("operand 0 has shape ", ShapeText(tuple),
                       ", expected a tuple");
   }
-  int64_t index = inst.attrs().tuple_index;
+  int64_t index = inst.tuple_index();
   if (index < 0 || index >= tuple.tuple_size()) {
     return ShapeError("get-tuple-element index ", index,
                       " is out of range for a tuple of ", tuple.tuple_size(),
@@ -277,8 +285,8 @@ absl::StatusOr<Shape> InferGetDimensionSizeShape(const Instruction& inst) {
 // parser requires k; the verifier does too, so that no later stage has to
 // guess it from the declared shape.
 absl::StatusOr<Shape> InferTopKShape(const Instruction& inst) {
-  if (!inst.attrs().k.has_value()) return ShapeError("topk needs k=");
-  const int64_t k = *inst.attrs().k;
+  if (!inst.k().has_value()) return ShapeError("topk needs k=");
+  const int64_t k = *inst.k();
   if (k < 0) return ShapeError("topk k=", k, " is negative");
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   if (operand->rank() == 0) {

@@ -52,7 +52,7 @@ absl::StatusOr<std::vector<PrimitiveType>> SameDimensionOperands(
 }  // namespace
 
 absl::StatusOr<Shape> InferCallShape(const Instruction& inst) {
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   const Computation& callee = *inst.called_computations()[0];
   ASSIGN_OR_RETURN(std::vector<const Instruction*> params,
                    OrderedParameters(callee));
@@ -73,7 +73,7 @@ absl::StatusOr<Shape> InferCallShape(const Instruction& inst) {
 }
 
 absl::StatusOr<Shape> InferWhileShape(const Instruction& inst) {
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 2));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   const Shape& state = inst.operand(0)->shape();
   const Computation& cond = *inst.called_computations()[0];
   const Computation& body = *inst.called_computations()[1];
@@ -131,7 +131,7 @@ absl::StatusOr<Shape> InferMapShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(std::vector<PrimitiveType> types,
                    SameDimensionOperands(inst, inst.operand_count()));
   const Shape& first = inst.operand(0)->shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (!dims.empty()) {
     bool identity = static_cast<int>(dims.size()) == first.rank();
     for (size_t i = 0; identity && i < dims.size(); ++i) {
@@ -142,7 +142,7 @@ absl::StatusOr<Shape> InferMapShape(const Instruction& inst) {
                         " must list every operand dimension in order");
     }
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   const Computation& callee = *inst.called_computations()[0];
   const Shape& root = callee.root()->shape();
   if (!root.IsScalar()) {
@@ -171,7 +171,7 @@ absl::StatusOr<Shape> InferReduceShape(const Instruction& inst) {
     init_types.push_back(init->element_type());
   }
   const Shape& input = inst.operand(0)->shape();
-  const std::vector<int64_t>& reduced = inst.attrs().dimensions;
+  const std::vector<int64_t>& reduced = inst.dimensions();
   RETURN_IF_ERROR(
       CheckDistinctDimensions(reduced, input.rank(), "reduce dimension"));
   std::vector<int64_t> dims;
@@ -189,12 +189,12 @@ absl::StatusOr<Shape> InferSortShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(std::vector<PrimitiveType> types,
                    SameDimensionOperands(inst, n));
   const Shape& first = inst.operand(0)->shape();
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (dims.size() != 1) {
     return ShapeError("sort needs one dimension, got ", DimsText(dims));
   }
   RETURN_IF_ERROR(CheckDimensionIndex(dims[0], first.rank(), "sort dimension"));
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   std::vector<PrimitiveType> params;
   for (PrimitiveType t : types) {
     params.push_back(t);

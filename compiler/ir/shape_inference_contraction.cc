@@ -57,7 +57,7 @@ std::vector<int64_t> Concat(int64_t a, int64_t b,
 absl::StatusOr<Shape> InferDotShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* lhs, ArrayOperand(inst, 0));
   ASSIGN_OR_RETURN(const Shape* rhs, ArrayOperand(inst, 1));
-  const DotDimensionNumbers& dn = inst.attrs().dot_dnums;
+  const DotDimensionNumbers& dn = inst.dot_dnums();
   std::vector<int64_t> lhs_used = dn.lhs_batch;
   lhs_used.insert(lhs_used.end(), dn.lhs_contracting.begin(),
                   dn.lhs_contracting.end());
@@ -87,8 +87,8 @@ absl::StatusOr<Shape> InferConvolutionShape(const Instruction& inst) {
   RETURN_IF_ERROR(ExpectOperandCount(inst, 2));
   ASSIGN_OR_RETURN(const Shape* lhs, ArrayOperand(inst, 0));
   ASSIGN_OR_RETURN(const Shape* rhs, ArrayOperand(inst, 1));
-  const ConvolutionDimensionNumbers& dn = inst.attrs().conv_dnums;
-  const std::vector<WindowDim>& window = inst.attrs().window;
+  const ConvolutionDimensionNumbers& dn = inst.conv_dnums();
+  const std::vector<WindowDim>& window = inst.window();
   size_t spatial = dn.input_spatial.size();
   if (dn.kernel_spatial.size() != spatial ||
       dn.output_spatial.size() != spatial || window.size() != spatial) {
@@ -116,8 +116,8 @@ absl::StatusOr<Shape> InferConvolutionShape(const Instruction& inst) {
   RETURN_IF_ERROR(CheckDistinctDimensions(
       Concat(dn.output_batch, dn.output_feature, dn.output_spatial), rank,
       "convolution output dimension"));
-  int64_t fgc = inst.attrs().feature_group_count;
-  int64_t bgc = inst.attrs().batch_group_count;
+  int64_t fgc = inst.feature_group_count();
+  int64_t bgc = inst.batch_group_count();
   if (fgc < 1 || bgc < 1 || (fgc > 1 && bgc > 1)) {
     return ShapeError("convolution has feature_group_count ", fgc,
                       " and batch_group_count ", bgc,

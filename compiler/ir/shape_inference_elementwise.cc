@@ -14,86 +14,14 @@
 namespace aotc::shape_internal {
 namespace {
 
-// The element types an operation accepts.
-enum class TypeRule {
-  kAny,
-  kFloat,
-  kFloatOrComplex,
-  kInteger,
-  kPredOrInteger,
-};
-
-TypeRule OperandTypeRule(Opcode op) {
-  switch (op) {
-    case Opcode::kCeil:
-    case Opcode::kFloor:
-    case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven:
-    case Opcode::kIsFinite:
-    case Opcode::kComplex:
-    case Opcode::kReducePrecision:
-      return TypeRule::kFloat;
-    case Opcode::kClz:
-    case Opcode::kPopulationCount:
-    case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical:
-    case Opcode::kMulhi:
-      return TypeRule::kInteger;
-    case Opcode::kNot:
-    case Opcode::kAnd:
-    case Opcode::kOr:
-    case Opcode::kXor:
-      return TypeRule::kPredOrInteger;
-    case Opcode::kReal:
-    case Opcode::kImag:
-      return TypeRule::kFloatOrComplex;
-    case Opcode::kPower:
-      // power is also defined for integers.
-      return TypeRule::kAny;
-    default:
-      return IsTranscendental(op) ? TypeRule::kFloatOrComplex : TypeRule::kAny;
-  }
-}
-
-bool Satisfies(TypeRule rule, PrimitiveType t) {
-  switch (rule) {
-    case TypeRule::kAny:
-      return true;
-    case TypeRule::kFloat:
-      return IsFloat(t);
-    case TypeRule::kFloatOrComplex:
-      return IsFloat(t) || IsComplex(t);
-    case TypeRule::kInteger:
-      return IsInteger(t);
-    case TypeRule::kPredOrInteger:
-      return t == PrimitiveType::kPred || IsInteger(t);
-  }
-  return false;
-}
-
-std::string_view RuleText(TypeRule rule) {
-  switch (rule) {
-    case TypeRule::kAny:
-      return "any type";
-    case TypeRule::kFloat:
-      return "a floating-point type";
-    case TypeRule::kFloatOrComplex:
-      return "a floating-point or complex type";
-    case TypeRule::kInteger:
-      return "an integer type";
-    case TypeRule::kPredOrInteger:
-      return "pred or an integer type";
-  }
-  return "";
-}
-
-absl::Status CheckOperandType(const Instruction& inst, int i, TypeRule rule) {
+// Operand i's element type must be in the opcode's class (opcode.def).
+absl::Status CheckOperandType(const Instruction& inst, int i) {
+  const Opcode op = inst.opcode();
   PrimitiveType t = inst.operand(i)->shape().element_type();
-  if (Satisfies(rule, t)) return absl::OkStatus();
+  if (OpcodeAcceptsElementType(op, t)) return absl::OkStatus();
   return ShapeError("operand ", i, " of ", OpName(inst), " has element type ",
                     Sv(PrimitiveTypeName(t)), ", expected ",
-                    Sv(RuleText(rule)));
+                    Sv(ElementTypeClassText(OpcodeElementTypes(op))));
 }
 
 // The real type of a complex type's components.
@@ -105,7 +33,7 @@ PrimitiveType ComponentType(PrimitiveType t) {
 
 absl::StatusOr<Shape> InferUnaryShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
-  RETURN_IF_ERROR(CheckOperandType(inst, 0, OperandTypeRule(inst.opcode())));
+  RETURN_IF_ERROR(CheckOperandType(inst, 0));
   PrimitiveType type = operand->element_type();
   switch (inst.opcode()) {
     case Opcode::kAbs:
@@ -135,7 +63,7 @@ absl::StatusOr<Shape> InferBinaryShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* lhs, ArrayOperand(inst, 0));
   Shape expected = Shape::Array(lhs->element_type(), lhs->dimensions());
   RETURN_IF_ERROR(ExpectOperandLike(inst, 1, expected));
-  RETURN_IF_ERROR(CheckOperandType(inst, 0, OperandTypeRule(inst.opcode())));
+  RETURN_IF_ERROR(CheckOperandType(inst, 0));
   switch (inst.opcode()) {
     case Opcode::kCompare:
       return Shape::Array(PrimitiveType::kPred, lhs->dimensions());
@@ -250,12 +178,12 @@ absl::StatusOr<Shape> InferConversionShape(const Instruction& inst) {
     case Opcode::kBitcastConvert:
       return InferBitcastConvertShape(inst, *operand, to);
     case Opcode::kReducePrecision:
-      RETURN_IF_ERROR(CheckOperandType(inst, 0, TypeRule::kFloat));
-      if (inst.attrs().exponent_bits < 1 || inst.attrs().mantissa_bits < 0) {
+      RETURN_IF_ERROR(CheckOperandType(inst, 0));
+      if (inst.exponent_bits() < 1 || inst.mantissa_bits() < 0) {
         return ShapeError(
             "reduce-precision needs exponent_bits >= 1 and "
             "mantissa_bits >= 0, got ",
-            inst.attrs().exponent_bits, " and ", inst.attrs().mantissa_bits);
+            inst.exponent_bits(), " and ", inst.mantissa_bits());
       }
       return Shape::Array(from, operand->dimensions());
     default: {

@@ -101,8 +101,8 @@ absl::Status CheckIndexing(
 absl::StatusOr<Shape> InferGatherShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   ASSIGN_OR_RETURN(const Shape* indices, ArrayOperand(inst, 1));
-  const GatherDimensionNumbers& dn = inst.attrs().gather_dnums;
-  const std::vector<int64_t>& slice_sizes = inst.attrs().slice_sizes;
+  const GatherDimensionNumbers& dn = inst.gather_dnums();
+  const std::vector<int64_t>& slice_sizes = inst.slice_sizes();
   ASSIGN_OR_RETURN(std::vector<int64_t> expanded,
                    ExpandedIndexDims(*indices, dn.index_vector_dim, 1));
   RETURN_IF_ERROR(CheckIndexing(
@@ -186,7 +186,7 @@ absl::StatusOr<Shape> InferScatterShape(const Instruction& inst) {
     types.push_back(in->element_type());
     results.push_back(Shape::Array(in->element_type(), in->dimensions()));
   }
-  const ScatterDimensionNumbers& dn = inst.attrs().scatter_dnums;
+  const ScatterDimensionNumbers& dn = inst.scatter_dnums();
   ASSIGN_OR_RETURN(std::vector<int64_t> expanded,
                    ExpandedIndexDims(*indices, dn.index_vector_dim, n));
   RETURN_IF_ERROR(CheckIndexing(
@@ -230,7 +230,7 @@ absl::StatusOr<Shape> InferScatterShape(const Instruction& inst) {
                       DimsText(update_batch), ", expected ", DimsText(batch),
                       " from the indices");
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 1));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   std::vector<PrimitiveType> params = types;
   params.insert(params.end(), types.begin(), types.end());
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0],

@@ -83,6 +83,8 @@ PrimitiveType FpPrecisionResultType(const Instruction& inst, int index,
 // Checks that `inst` calls exactly `n` computations and that each exists and
 // has a root.
 absl::Status ExpectCalledComputations(const Instruction& inst, int n);
+// The same with opcode.def's fixed count for the opcode.
+absl::Status ExpectCalledComputations(const Instruction& inst);
 // The declared parameters of `comp` ordered by number; an error when the
 // numbers are not 0..n-1.
 absl::StatusOr<std::vector<const Instruction*>> OrderedParameters(

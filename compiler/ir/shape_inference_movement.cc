@@ -57,7 +57,7 @@ absl::Status CheckStartIndices(const Instruction& inst, int first, int rank) {
 absl::StatusOr<Shape> InferBroadcastShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   ASSIGN_OR_RETURN(const Shape* result, DeclaredArray(inst));
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (static_cast<int>(dims.size()) != operand->rank()) {
     return ShapeError("broadcast dimensions ", DimsText(dims),
                       " do not match operand rank ", operand->rank());
@@ -89,7 +89,7 @@ absl::StatusOr<Shape> InferReshapeShape(const Instruction& inst) {
 
 absl::StatusOr<Shape> InferTransposeShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
-  const std::vector<int64_t>& perm = inst.attrs().dimensions;
+  const std::vector<int64_t>& perm = inst.dimensions();
   int rank = operand->rank();
   bool ok = static_cast<int>(perm.size()) == rank &&
             CheckDistinctDimensions(perm, rank, "dimension").ok();
@@ -105,7 +105,7 @@ absl::StatusOr<Shape> InferTransposeShape(const Instruction& inst) {
 
 absl::StatusOr<Shape> InferSliceShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
-  const std::vector<SliceDim>& slice = inst.attrs().slice;
+  const std::vector<SliceDim>& slice = inst.slice();
   if (static_cast<int>(slice.size()) != operand->rank()) {
     return ShapeError("slice has ", slice.size(),
                       " dimension ranges for operand rank ", operand->rank());
@@ -129,7 +129,7 @@ absl::StatusOr<Shape> InferSliceShape(const Instruction& inst) {
 }
 
 absl::StatusOr<Shape> InferConcatenateShape(const Instruction& inst) {
-  const std::vector<int64_t>& dimension = inst.attrs().dimensions;
+  const std::vector<int64_t>& dimension = inst.dimensions();
   if (dimension.size() != 1) {
     return ShapeError("concatenate needs one dimension, got ",
                       DimsText(dimension));
@@ -169,7 +169,7 @@ absl::StatusOr<Shape> InferPadShape(const Instruction& inst) {
     return ShapeError("operand 1 has shape ", ShapeText(value), ", expected ",
                       ShapeText(Shape::Scalar(operand->element_type())));
   }
-  const std::vector<PaddingDim>& padding = inst.attrs().padding;
+  const std::vector<PaddingDim>& padding = inst.padding();
   if (static_cast<int>(padding.size()) != operand->rank()) {
     return ShapeError("pad has ", padding.size(),
                       " padding dimensions for operand rank ", operand->rank());
@@ -199,13 +199,13 @@ absl::StatusOr<Shape> InferPadShape(const Instruction& inst) {
 absl::StatusOr<Shape> InferReverseShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   RETURN_IF_ERROR(CheckDistinctDimensions(
-      inst.attrs().dimensions, operand->rank(), "reverse dimension"));
+      inst.dimensions(), operand->rank(), "reverse dimension"));
   return *operand;
 }
 
 absl::StatusOr<Shape> InferIotaShape(const Instruction& inst) {
   ASSIGN_OR_RETURN(const Shape* result, DeclaredArray(inst));
-  const std::vector<int64_t>& dims = inst.attrs().dimensions;
+  const std::vector<int64_t>& dims = inst.dimensions();
   if (dims.size() != 1) {
     return ShapeError("iota needs one iota_dimension, got ", DimsText(dims));
   }
@@ -246,7 +246,7 @@ absl::StatusOr<Shape> InferDynamicSliceShape(const Instruction& inst) {
   }
   ASSIGN_OR_RETURN(const Shape* operand, ArrayOperand(inst, 0));
   RETURN_IF_ERROR(CheckStartIndices(inst, 1, operand->rank()));
-  const std::vector<int64_t>& sizes = inst.attrs().dynamic_slice_sizes;
+  const std::vector<int64_t>& sizes = inst.dynamic_slice_sizes();
   if (static_cast<int>(sizes.size()) != operand->rank()) {
     return ShapeError("dynamic_slice_sizes ", DimsText(sizes),
                       " do not match operand rank ", operand->rank());

@@ -12,7 +12,7 @@ namespace {
 
 absl::StatusOr<std::vector<int64_t>> WindowedDims(const Instruction& inst,
                                                   const Shape& operand) {
-  const std::vector<WindowDim>& window = inst.attrs().window;
+  const std::vector<WindowDim>& window = inst.window();
   if (static_cast<int>(window.size()) != operand.rank()) {
     return ShapeError(OpName(inst), " has a window of rank ", window.size(),
                       " for operand rank ", operand.rank());
@@ -64,7 +64,7 @@ absl::StatusOr<Shape> InferSelectAndScatterShape(const Instruction& inst) {
                       ShapeText(inst.operand(1)->shape()), ", expected ",
                       ShapeText(expected_source));
   }
-  RETURN_IF_ERROR(ExpectCalledComputations(inst, 2));
+  RETURN_IF_ERROR(ExpectCalledComputations(inst));
   PrimitiveType t = operand->element_type();
   PrimitiveType s = init->element_type();
   RETURN_IF_ERROR(CheckScalarSignature(*inst.called_computations()[0], "select",

@@ -290,11 +290,12 @@ class Verifier {
   }
 
   // Called computations must belong to this module; opcodes that call
-  // nothing must have none. The per-opcode count and signatures are checked
-  // by shape inference. Returns false when inference must be skipped.
+  // nothing (opcode.def's calls column is 0) must have none. The count of the
+  // others and the signatures are checked by shape inference. Returns false
+  // when inference must be skipped.
   bool CheckCalledComputations(const Instruction& inst) {
     const std::vector<Computation*>& called = inst.called_computations();
-    if (!CallsComputations(inst.opcode()) && !called.empty()) {
+    if (OpcodeCalledComputationCount(inst.opcode()) == 0 && !called.empty()) {
       Error(inst.location(),
             absl::StrCat(Sv(OpcodeName(inst.opcode())), " calls ",
                          called.size(), " computations, expected none"));

@@ -256,7 +256,7 @@ bool Simplifier::VisitSameShape(Instruction* inst) {
 
 bool Simplifier::VisitSlice(Instruction* inst) {
   const Instruction* x = inst->operand(0);
-  const std::vector<SliceDim>& slice = inst->attrs().slice;
+  const std::vector<SliceDim>& slice = inst->slice();
   if (!x->shape().IsArray() ||
       static_cast<int>(slice.size()) != x->shape().rank()) {
     return false;

@@ -64,7 +64,7 @@ bool DependsOn(const Instruction* v, const Instruction* product,
 // The dimension of the product's result that holds its features.
 int64_t FeatureDimension(const Instruction& product) {
   if (product.opcode() == Opcode::kConvolution) {
-    return product.attrs().conv_dnums.output_feature;
+    return product.conv_dnums().output_feature;
   }
   return product.shape().rank() - 1;
 }
@@ -76,7 +76,7 @@ int64_t FeatureDimension(const Instruction& product) {
 bool IsPerFeature(const Instruction& other, int64_t feature) {
   if (other.opcode() != Opcode::kBroadcast) return false;
   const Shape& in = other.operand(0)->shape();
-  const std::vector<int64_t>& dims = other.attrs().dimensions;
+  const std::vector<int64_t>& dims = other.dimensions();
   bool maps_feature = false;
   for (int64_t i = 0; i < in.rank(); ++i) {
     if (dims[i] == feature) {

@@ -89,7 +89,7 @@ bool ReadsElementsRepeatedly(const Instruction& consumer) {
              consumer.operand(0)->shape().ElementCount();
     case Opcode::kReduceWindow: {
       int64_t window = 1, stride = 1;
-      for (const WindowDim& w : consumer.attrs().window) {
+      for (const WindowDim& w : consumer.window()) {
         window *= w.size;
         stride *= w.stride;
       }

@@ -45,7 +45,7 @@ std::vector<FusionRegion> FusionRegions(const Module& module) {
       FusionRegion r;
       r.computation = comp->name();
       r.name = inst->name();
-      r.kind = inst->attrs().fusion_kind;
+      r.kind = inst->fusion_kind();
       r.multi_output = inst->shape().IsTuple();
       r.pattern = DescribeProductEpilogue(*inst->fused_computation());
       for (const Instruction* o : inst->operands()) {
@@ -113,7 +113,7 @@ std::string ComputationToDot(const Computation& comp) {
     const std::string prefix = id[inst.get()];
     absl::StrAppend(&out, "  subgraph cluster_", prefix, " {\n    label=",
                     Quote(absl::StrCat(inst->name(), " (",
-                                       Sv(FusionKindName(inst->attrs().fusion_kind)),
+                                       Sv(FusionKindName(inst->fusion_kind())),
                                        ")")),
                     ";\n    style=filled; color=lightgrey;\n");
     std::map<const Instruction*, std::string> inner;

@@ -36,7 +36,7 @@ std::optional<LoopKey> ReduceKey(const Instruction& reduce,
     return std::nullopt;
   }
   return LoopKey{reduce.operand(0)->shape().dimensions(),
-                 reduce.attrs().dimensions, result.ToString(true)};
+                 reduce.dimensions(), result.ToString(true)};
 }
 
 // The loop key of a candidate: a plain reduce, or a single-result kInput
@@ -45,7 +45,7 @@ std::optional<LoopKey> CandidateKey(const Instruction& inst) {
   if (!inst.shape().IsArray()) return std::nullopt;
   if (inst.opcode() == Opcode::kReduce) return ReduceKey(inst, inst.shape());
   if (inst.opcode() != Opcode::kFusion ||
-      inst.attrs().fusion_kind != FusionKind::kInput) {
+      inst.fusion_kind() != FusionKind::kInput) {
     return std::nullopt;
   }
   std::optional<LoopKey> key;
@@ -88,7 +88,7 @@ bool ProducerOfReduce(const Instruction& producer, const Instruction& consumer) 
   }
   if (!producer.shape().IsArray() || producer.users().size() < 2) return false;
   if (producer.opcode() == Opcode::kFusion) {
-    return producer.attrs().fusion_kind == FusionKind::kLoop;
+    return producer.fusion_kind() == FusionKind::kLoop;
   }
   return IsElementwise(producer.opcode());
 }

@@ -45,7 +45,7 @@ bool IsSplittable(const Instruction& reduce, bool strict_fp) {
   }
   const Shape& in = reduce.operand(0)->shape();
   if (!in.HasDefaultLayout() || !reduce.shape().HasDefaultLayout() ||
-      reduce.attrs().dimensions.size() < 2 ||
+      reduce.dimensions().size() < 2 ||
       reduce.shape().ElementCount() >= ReductionSplitting::kMaxOutput ||
       in.ElementCount() < ReductionSplitting::kMinInput) {
     return false;
@@ -89,7 +89,7 @@ absl::StatusOr<bool> ReductionSplitting::Run(Module& module) {
       Instruction* operand = reduce->operand(0);
       Instruction* init = reduce->operand(1);
       const Shape& in = operand->shape();
-      std::vector<int64_t> reduced = reduce->attrs().dimensions;
+      std::vector<int64_t> reduced = reduce->dimensions();
       std::sort(reduced.begin(), reduced.end());
       const int64_t outer = reduced.front();
       // The partials keep the outermost reduced dimension.

@@ -5,10 +5,12 @@
 // module read from a proto prints like the same module read from XLA's text
 // dump. Proto3 leaves unset numbers at 0; where HLO's default is another
 // value (feature_group_count, batch_group_count) 0 means that default.
+// Which opcode has which attribute comes from opcode_attributes.def.
 #include <algorithm>
 
 #include "absl/strings/escaping.h"
 #include "compiler/frontend/proto/proto_convert.h"
+#include "compiler/ir/opcode_attributes.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 
@@ -290,72 +292,118 @@ std::string QuoteString(std::string_view text) {
   return absl::StrCat("\"", absl::CEscape(Sv(text)), "\"");
 }
 
+// Where the proto keeps the attributes of opcode_attributes.def that are read
+// only for the opcodes the table gives them (by text key); the dimension
+// numbers and lists after them are read for every opcode, as protos of
+// opcodes that do not use them leave them empty.
+using ProtoHook = absl::Status (*)(const xla::HloInstructionProto& p,
+                                   AttributeField field);
+
+template <typename T>
+T& As(AttributeField field) {
+  return *std::get<T*>(field);
+}
+
+// `name` looked up with `from_name`: "unknown <what> 'x'" when it names
+// nothing.
+template <typename T>
+absl::Status EnumFromName(std::optional<T> (*from_name)(std::string_view),
+                          const std::string& name, std::string_view what,
+                          T* out) {
+  std::optional<T> value = from_name(name);
+  if (!value.has_value()) {
+    return Invalid(absl::StrCat("unknown ", Sv(what), " '", name, "'"));
+  }
+  *out = *value;
+  return absl::OkStatus();
+}
+
+const std::pair<std::string_view, ProtoHook> kProtoHooks[] = {
+    {"index",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<int64_t>(f) = p.tuple_index();
+       return absl::OkStatus();
+     }},
+    {"direction",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       return EnumFromName(ComparisonDirectionFromName,
+                           p.comparison_direction(), "comparison direction",
+                           &As<ComparisonDirection>(f));
+     }},
+    {"type",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       if (p.comparison_type().empty()) return absl::OkStatus();
+       return EnumFromName(ComparisonTypeFromName, p.comparison_type(),
+                           "comparison type", &As<ComparisonType>(f));
+     }},
+    {"kind",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       return EnumFromName(FusionKindFromName, p.fusion_kind(), "fusion kind",
+                           &As<FusionKind>(f));
+     }},
+    {"k",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<std::optional<int64_t>>(f) = p.k();
+       return absl::OkStatus();
+     }},
+    // proto3 has no presence: an unset `largest` reads as false, as in
+    // XLA's HloInstruction::CreateFromProto.
+    {"largest",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<bool>(f) = p.largest();
+       return absl::OkStatus();
+     }},
+    {"exponent_bits",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<int64_t>(f) = p.exponent_bits();
+       return absl::OkStatus();
+     }},
+    {"mantissa_bits",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<int64_t>(f) = p.mantissa_bits();
+       return absl::OkStatus();
+     }},
+    {"custom_call_target",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<std::string>(f) = p.custom_call_target();
+       return absl::OkStatus();
+     }},
+    {"operand_layout_constraints",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       if (!p.constrain_layout() && p.operand_shapes_with_layout_size() == 0) {
+         return absl::OkStatus();
+       }
+       std::vector<Shape> shapes;
+       for (const xla::ShapeProto& s : p.operand_shapes_with_layout()) {
+         ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s));
+         shapes.push_back(std::move(shape));
+       }
+       As<std::optional<std::vector<Shape>>>(f) = std::move(shapes);
+       return absl::OkStatus();
+     }},
+    {"feature_group_count",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<int64_t>(f) =
+           p.feature_group_count() == 0 ? 1 : p.feature_group_count();
+       return absl::OkStatus();
+     }},
+    {"batch_group_count",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<int64_t>(f) = p.batch_group_count() == 0 ? 1 : p.batch_group_count();
+       return absl::OkStatus();
+     }},
+};
+
 absl::Status AttributesFromProto(const xla::HloInstructionProto& p,
                                  Opcode opcode, InstructionAttributes* attrs) {
-  switch (opcode) {
-    case Opcode::kParameter:
-      attrs->parameter_number = p.parameter_number();
-      break;
-    case Opcode::kGetTupleElement:
-      attrs->tuple_index = p.tuple_index();
-      break;
-    case Opcode::kCompare: {
-      std::optional<ComparisonDirection> direction =
-          ComparisonDirectionFromName(p.comparison_direction());
-      if (!direction.has_value()) {
-        return Invalid(absl::StrCat("unknown comparison direction '",
-                                    p.comparison_direction(), "'"));
-      }
-      attrs->comparison_direction = *direction;
-      if (!p.comparison_type().empty()) {
-        std::optional<ComparisonType> type =
-            ComparisonTypeFromName(p.comparison_type());
-        if (!type.has_value()) {
-          return Invalid(absl::StrCat("unknown comparison type '",
-                                      p.comparison_type(), "'"));
-        }
-        attrs->comparison_type = *type;
-      }
-      break;
+  // A parameter's number is its operand, not a table attribute.
+  if (opcode == Opcode::kParameter) {
+    attrs->parameter_number = p.parameter_number();
+  }
+  for (const AttributeSpec* spec : OpcodeAttributes(opcode)) {
+    for (const auto& [key, hook] : kProtoHooks) {
+      if (key == spec->key) RETURN_IF_ERROR(hook(p, spec->field(*attrs)));
     }
-    case Opcode::kFusion: {
-      std::optional<FusionKind> kind = FusionKindFromName(p.fusion_kind());
-      if (!kind.has_value()) {
-        return Invalid(
-            absl::StrCat("unknown fusion kind '", p.fusion_kind(), "'"));
-      }
-      attrs->fusion_kind = *kind;
-      break;
-    }
-    case Opcode::kTopK:
-      // proto3 has no presence: an unset `largest` reads as false, as in
-      // XLA's HloInstruction::CreateFromProto.
-      attrs->k = p.k();
-      attrs->largest = p.largest();
-      break;
-    case Opcode::kReducePrecision:
-      attrs->exponent_bits = p.exponent_bits();
-      attrs->mantissa_bits = p.mantissa_bits();
-      break;
-    case Opcode::kCustomCall:
-      attrs->custom_call_target = p.custom_call_target();
-      if (p.constrain_layout() || p.operand_shapes_with_layout_size() > 0) {
-        std::vector<Shape> shapes;
-        for (const xla::ShapeProto& s : p.operand_shapes_with_layout()) {
-          ASSIGN_OR_RETURN(Shape shape, ShapeFromProto(s));
-          shapes.push_back(std::move(shape));
-        }
-        attrs->operand_layout_constraints = std::move(shapes);
-      }
-      break;
-    case Opcode::kConvolution:
-      attrs->feature_group_count =
-          p.feature_group_count() == 0 ? 1 : p.feature_group_count();
-      attrs->batch_group_count =
-          p.batch_group_count() == 0 ? 1 : p.batch_group_count();
-      break;
-    default:
-      break;
   }
   // The remaining fields are empty in protos of opcodes that do not use them.
   attrs->dimensions = Ints(p.dimensions());

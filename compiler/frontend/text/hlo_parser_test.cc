@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "compiler/ir/printer.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -468,6 +469,31 @@ TEST(HloParserTest, ModeledKeysOnOtherOpcodesStayRaw) {
   std::vector<std::pair<std::string, std::string>> raw = {
       {"dimensions", "{0}"}, {"replica_groups", "{{0,1}}"}, {"index", "3"}};
   EXPECT_EQ(ag->raw_attributes(), raw);
+}
+
+TEST(HloParserTest, ModeledKeyOfAnotherOpcodeStaysRaw) {
+  // window= is modeled for reduce-window, not reduce; is_stable= for sort,
+  // not for reduce either. Both stay raw on reduce and print back verbatim.
+  auto ok = Parse(absl::StrCat("HloModule m\n", kAdd, R"(
+ENTRY e {
+  p = f32[4] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(p, z), dimensions={0}, window={size=2}, is_stable=true, to_apply=add
+}
+)"));
+  ASSERT_NE(ok, nullptr);
+  const Instruction* r = Find(*ok, "r");
+  EXPECT_EQ(r->dimensions(), std::vector<int64_t>{0});
+  EXPECT_TRUE(r->attrs().window.empty());
+  EXPECT_FALSE(r->attrs().is_stable);
+  std::vector<std::pair<std::string, std::string>> raw = {
+      {"window", "{size=2}"}, {"is_stable", "true"}};
+  EXPECT_EQ(r->raw_attributes(), raw);
+  EXPECT_NE(PrintModule(*ok).find(
+                "dimensions={0}, to_apply=%add, window={size=2}, "
+                "is_stable=true"),
+            std::string::npos)
+      << PrintModule(*ok);
 }
 
 TEST(HloParserTest, NamesScopedPerComputation) {

@@ -1,25 +1,20 @@
 // HLO text parser: the `, key=value` attributes after an instruction.
 //
 // Three kinds: attributes aotc models (InstructionAttributes fields, for the
-// opcodes instruction.h lists), computation references (resolved to
-// Computation*), and everything else, kept verbatim as raw text in source
-// order. A modeled key on an opcode that does not use it is kept raw too,
-// so nothing is lost and the printer reproduces it.
-#include <initializer_list>
+// opcodes opcode_attributes.def lists; the table's kind says how to read the
+// value), computation references (resolved to Computation*), and everything
+// else, kept verbatim as raw text in source order. A modeled key on an
+// opcode that does not use it is kept raw too, so nothing is lost and the
+// printer reproduces it.
+#include <variant>
 
 #include "compiler/frontend/text/parser.h"
+#include "compiler/ir/opcode_attributes.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
 namespace {
-
-bool OneOf(Opcode op, std::initializer_list<Opcode> ops) {
-  for (Opcode o : ops) {
-    if (o == op) return true;
-  }
-  return false;
-}
 
 // Fills batch/feature/spatial positions from one part of `b01f_01io->b01f`.
 bool ParseLabels(std::string_view labels, char first, char second,
@@ -79,156 +74,84 @@ absl::Status HloParser::ParseAttribute(PendingInstruction* p) {
 absl::Status HloParser::ParseModeledAttribute(std::string_view key,
                                               PendingInstruction* p,
                                               bool* handled) {
-  using O = Opcode;
-  const O op = p->opcode;
-  InstructionAttributes& a = p->attrs;
-  *handled = true;
-  auto int_into = [&](int64_t* field) -> absl::Status {
-    ASSIGN_OR_RETURN(*field, ParseInt64());
+  const AttributeSpec* spec = FindAttribute(p->opcode, key);
+  *handled = spec != nullptr;
+  if (spec == nullptr) return absl::OkStatus();
+  const AttributeField field = spec->field(p->attrs);
+  // A name token looked up with `from_name`: "unknown <what> 'x'" when it
+  // names nothing.
+  auto ParseEnumName = [&]<typename T>(
+                           std::optional<T> (*from_name)(std::string_view),
+                           std::string_view expected, std::string_view what,
+                           T* out) -> absl::Status {
+    if (!tok_.Is(TokenKind::kName)) return Expected(expected);
+    std::optional<T> value = from_name(tok_.text);
+    if (!value.has_value()) {
+      return ErrorAt(tok_, absl::StrCat("unknown ", Sv(what), " '",
+                                        Sv(tok_.text), "'"));
+    }
+    *out = *value;
+    Advance();
     return absl::OkStatus();
   };
-  auto list_into = [&](std::vector<int64_t>* field) -> absl::Status {
-    ASSIGN_OR_RETURN(*field, ParseIntList());
-    return absl::OkStatus();
-  };
-  auto bool_into = [&](bool* field) -> absl::Status {
-    ASSIGN_OR_RETURN(*field, ParseBool());
-    return absl::OkStatus();
-  };
-  // A `key=` of `op` stored in an int-list field.
-  struct ListField {
-    O op;
-    std::string_view key;
-    std::vector<int64_t>* field;
-  };
-  const ListField list_fields[] = {
-      {O::kDot, "lhs_contracting_dims", &a.dot_dnums.lhs_contracting},
-      {O::kDot, "rhs_contracting_dims", &a.dot_dnums.rhs_contracting},
-      {O::kDot, "lhs_batch_dims", &a.dot_dnums.lhs_batch},
-      {O::kDot, "rhs_batch_dims", &a.dot_dnums.rhs_batch},
-      {O::kGather, "offset_dims", &a.gather_dnums.offset_dims},
-      {O::kGather, "collapsed_slice_dims",
-       &a.gather_dnums.collapsed_slice_dims},
-      {O::kGather, "start_index_map", &a.gather_dnums.start_index_map},
-      {O::kGather, "operand_batching_dims",
-       &a.gather_dnums.operand_batching_dims},
-      {O::kGather, "start_indices_batching_dims",
-       &a.gather_dnums.start_indices_batching_dims},
-      {O::kGather, "slice_sizes", &a.slice_sizes},
-      {O::kScatter, "update_window_dims", &a.scatter_dnums.update_window_dims},
-      {O::kScatter, "inserted_window_dims",
-       &a.scatter_dnums.inserted_window_dims},
-      {O::kScatter, "scatter_dims_to_operand_dims",
-       &a.scatter_dnums.scatter_dims_to_operand_dims},
-      {O::kScatter, "input_batching_dims",
-       &a.scatter_dnums.input_batching_dims},
-      {O::kScatter, "scatter_indices_batching_dims",
-       &a.scatter_dnums.scatter_indices_batching_dims},
-      {O::kDynamicSlice, "dynamic_slice_sizes", &a.dynamic_slice_sizes},
-  };
-  for (const ListField& f : list_fields) {
-    if (f.op == op && f.key == key) return list_into(f.field);
-  }
-
-  if (key == "index" && op == O::kGetTupleElement)
-    return int_into(&a.tuple_index);
-  if (key == "dimensions" &&
-      OneOf(op, {O::kBroadcast, O::kTranspose, O::kReduce, O::kReverse,
-                 O::kConcatenate, O::kSort, O::kMap})) {
-    return list_into(&a.dimensions);
-  }
-  if (key == "iota_dimension" && op == O::kIota) {
-    ASSIGN_OR_RETURN(int64_t d, ParseInt64());
-    a.dimensions = {d};
-    return absl::OkStatus();
-  }
-  if (key == "slice" && op == O::kSlice) return ParseSlice(&a.slice);
-  if (key == "padding" && op == O::kPad) return ParsePadding(&a.padding);
-  if (key == "window" &&
-      OneOf(op, {O::kConvolution, O::kReduceWindow, O::kSelectAndScatter})) {
-    return ParseWindow(&a.window);
-  }
-  if (op == O::kConvolution) {
-    if (key == "dim_labels") return ParseDimLabels(&a.conv_dnums);
-    if (key == "feature_group_count") return int_into(&a.feature_group_count);
-    if (key == "batch_group_count") return int_into(&a.batch_group_count);
-  }
-  if (OneOf(op, {O::kDot, O::kConvolution})) {
-    if (key == "operand_precision") {
-      ASSIGN_OR_RETURN(std::vector<Token> names, ParseNameList());
-      a.operand_precision.clear();
-      for (const Token& t : names) a.operand_precision.emplace_back(t.text);
+  switch (spec->kind) {
+    case AttributeKind::kInt: {
+      ASSIGN_OR_RETURN(*std::get<int64_t*>(field), ParseInt64());
       return absl::OkStatus();
     }
-    if (key == "algorithm") {
+    case AttributeKind::kOptInt: {
+      ASSIGN_OR_RETURN(*std::get<std::optional<int64_t>*>(field), ParseInt64());
+      return absl::OkStatus();
+    }
+    case AttributeKind::kIotaDim: {
+      ASSIGN_OR_RETURN(int64_t d, ParseInt64());
+      *std::get<std::vector<int64_t>*>(field) = {d};
+      return absl::OkStatus();
+    }
+    case AttributeKind::kIntList: {
+      ASSIGN_OR_RETURN(*std::get<std::vector<int64_t>*>(field), ParseIntList());
+      return absl::OkStatus();
+    }
+    case AttributeKind::kBool: {
+      ASSIGN_OR_RETURN(*std::get<bool*>(field), ParseBool());
+      return absl::OkStatus();
+    }
+    case AttributeKind::kSlice:
+      return ParseSlice(std::get<std::vector<SliceDim>*>(field));
+    case AttributeKind::kPadding:
+      return ParsePadding(std::get<std::vector<PaddingDim>*>(field));
+    case AttributeKind::kWindow:
+      return ParseWindow(std::get<std::vector<WindowDim>*>(field));
+    case AttributeKind::kDimLabels:
+      return ParseDimLabels(std::get<ConvolutionDimensionNumbers*>(field));
+    case AttributeKind::kNameList: {
+      ASSIGN_OR_RETURN(std::vector<Token> names, ParseNameList());
+      std::vector<std::string>* list =
+          std::get<std::vector<std::string>*>(field);
+      list->clear();
+      for (const Token& t : names) list->emplace_back(t.text);
+      return absl::OkStatus();
+    }
+    case AttributeKind::kName:
       if (!tok_.Is(TokenKind::kName)) return Expected("an algorithm name");
-      a.algorithm = std::string(tok_.text);
+      *std::get<std::string*>(field) = std::string(tok_.text);
       Advance();
       return absl::OkStatus();
-    }
-  }
-  if (key == "index_vector_dim" && op == O::kGather) {
-    return int_into(&a.gather_dnums.index_vector_dim);
-  }
-  if (key == "index_vector_dim" && op == O::kScatter) {
-    return int_into(&a.scatter_dnums.index_vector_dim);
-  }
-  if (key == "indices_are_sorted" && OneOf(op, {O::kGather, O::kScatter})) {
-    return bool_into(&a.indices_are_sorted);
-  }
-  if (key == "unique_indices" && op == O::kScatter) {
-    return bool_into(&a.unique_indices);
-  }
-  if (key == "is_stable" && op == O::kSort) return bool_into(&a.is_stable);
-  if (op == O::kTopK) {
-    if (key == "k") {
-      ASSIGN_OR_RETURN(a.k, ParseInt64());
+    case AttributeKind::kString: {
+      ASSIGN_OR_RETURN(*std::get<std::string*>(field), ParseString());
       return absl::OkStatus();
     }
-    if (key == "largest") return bool_into(&a.largest);
-  }
-  if (op == O::kCompare && (key == "direction" || key == "type")) {
-    if (!tok_.Is(TokenKind::kName)) return Expected("a name");
-    if (key == "direction") {
-      std::optional<ComparisonDirection> d =
-          ComparisonDirectionFromName(tok_.text);
-      if (!d.has_value()) {
-        return ErrorAt(tok_, absl::StrCat("unknown comparison direction '",
-                                          Sv(tok_.text), "'"));
-      }
-      a.comparison_direction = *d;
-    } else {
-      std::optional<ComparisonType> t = ComparisonTypeFromName(tok_.text);
-      if (!t.has_value()) {
-        return ErrorAt(tok_, absl::StrCat("unknown comparison type '",
-                                          Sv(tok_.text), "'"));
-      }
-      a.comparison_type = *t;
-    }
-    Advance();
-    return absl::OkStatus();
-  }
-  if (key == "kind" && op == O::kFusion) {
-    if (!tok_.Is(TokenKind::kName)) return Expected("a fusion kind");
-    std::optional<FusionKind> kind = FusionKindFromName(tok_.text);
-    if (!kind.has_value()) {
-      return ErrorAt(tok_,
-                     absl::StrCat("unknown fusion kind '", Sv(tok_.text), "'"));
-    }
-    a.fusion_kind = *kind;
-    Advance();
-    return absl::OkStatus();
-  }
-  if (op == O::kReducePrecision) {
-    if (key == "exponent_bits") return int_into(&a.exponent_bits);
-    if (key == "mantissa_bits") return int_into(&a.mantissa_bits);
-  }
-  if (op == O::kCustomCall) {
-    if (key == "custom_call_target") {
-      ASSIGN_OR_RETURN(a.custom_call_target, ParseString());
-      return absl::OkStatus();
-    }
-    if (key == "operand_layout_constraints") {
+    case AttributeKind::kDirection:
+      return ParseEnumName(ComparisonDirectionFromName, "a name",
+                           "comparison direction",
+                           std::get<ComparisonDirection*>(field));
+    case AttributeKind::kCmpType:
+      return ParseEnumName(ComparisonTypeFromName, "a name", "comparison type",
+                           std::get<ComparisonType*>(field));
+    case AttributeKind::kFusionKind:
+      return ParseEnumName(FusionKindFromName, "a fusion kind", "fusion kind",
+                           std::get<FusionKind*>(field));
+    case AttributeKind::kShapeList: {
       RETURN_IF_ERROR(Expect(TokenKind::kLbrace));
       std::vector<Shape> shapes;
       if (!tok_.Is(TokenKind::kRbrace)) {
@@ -240,11 +163,10 @@ absl::Status HloParser::ParseModeledAttribute(std::string_view key,
         }
       }
       RETURN_IF_ERROR(Expect(TokenKind::kRbrace));
-      a.operand_layout_constraints = std::move(shapes);
+      *std::get<std::optional<std::vector<Shape>>*>(field) = std::move(shapes);
       return absl::OkStatus();
     }
   }
-  *handled = false;
   return absl::OkStatus();
 }
 
