@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -356,6 +357,15 @@ Parts ComplexCosh(E& b, I* x, I* y) {
   return ComplexHyperbolic(b, x, y, /*is_sinh=*/false);
 }
 
+// The entry of `op` in an opcode table, or null.
+template <typename F>
+const F* FindIn(const std::vector<std::pair<Opcode, F>>& table, Opcode op) {
+  for (const auto& [opcode, f] : table) {
+    if (opcode == op) return &f;
+  }
+  return nullptr;
+}
+
 using ComplexExpansion = std::function<Parts(E&, I*, I*)>;
 
 const ComplexExpansion* FindComplexExpansion(Opcode op) {
@@ -366,10 +376,7 @@ const ComplexExpansion* FindComplexExpansion(Opcode op) {
           {Opcode::kAtanh, ComplexAtanh}, {Opcode::kCosh, ComplexCosh},
           {Opcode::kSinh, ComplexSinh},
       };
-  for (const auto& [opcode, expansion] : *kTable) {
-    if (opcode == op) return &expansion;
-  }
-  return nullptr;
+  return FindIn(*kTable, op);
 }
 
 using Expansion = std::function<I*(E&, const Limits&, I*)>;
@@ -383,10 +390,7 @@ const Expansion* FindExpansion(Opcode op) {
           {Opcode::kAtanh, Atanh}, {Opcode::kCosh, Cosh},
           {Opcode::kSinh, Sinh},
       };
-  for (const auto& [opcode, expansion] : *kTable) {
-    if (opcode == op) return &expansion;
-  }
-  return nullptr;
+  return FindIn(*kTable, op);
 }
 
 bool ExpandableType(PrimitiveType t) {
