@@ -6,28 +6,31 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codegen/header/header_writer.h"
 #include "codegen/header/model_json.h"
+#include "codegen/llvm_pipeline.h"
 #include "codegen/module_context.h"
+#include "codegen/module_split.h"
+#include "codegen/object_assembler.h"
+#include "codegen/parallel_compile.h"
 #include "codegen/soft_float.h"
 #include "codegen/target_info.h"
 #include "codegen/target_machine.h"
 #include "compiler/support/status_macros.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
-#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -174,51 +177,36 @@ void EmitEntryPoints(llvm::Module& m, const ModelSignature& sig,
                                      packed->getArg(2)}));
 }
 
-void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
-              int size_level) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  static const llvm::OptimizationLevel* kLevels[] = {
-      &llvm::OptimizationLevel::O0, &llvm::OptimizationLevel::O1,
-      &llvm::OptimizationLevel::O2, &llvm::OptimizationLevel::O3};
-  const llvm::OptimizationLevel& chosen =
-      size_level == 2   ? llvm::OptimizationLevel::Oz
-      : size_level == 1 ? llvm::OptimizationLevel::Os
-                        : *kLevels[level];
-  llvm::ModulePassManager mpm =
-      level == 0 && size_level == 0
-          ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-          : pb.buildPerModuleDefaultPipeline(chosen);
-  mpm.run(m, mam);
-}
-
-absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,
-                                     llvm::CodeGenFileType type) {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream os(buffer);
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, type)) {
-    return absl::InternalError("the target cannot emit this file type");
+// The whole module through LLVM's pipeline and object emission on this
+// thread; `llvm_errors` collects the module context's diagnostics.
+absl::Status CompileWhole(
+    llvm::Module& m, llvm::TargetMachine& tm, const CompileOptions& options,
+    const std::string& target, const std::vector<std::string>& llvm_errors,
+    CompiledModel* out,
+    const std::function<void(const std::string&)>& end_stage) {
+  Optimize(m, tm, options.opt_level, options.size_level);
+  if (!options.constants_section.empty()) {
+    PlaceConstants(m, options.constants_section);
   }
-  pm.run(m);
-  return std::string(buffer.begin(), buffer.end());
-}
-
-// Every constant global (the model's constant arrays, and tables LLVM made)
-// goes to `section`.
-void PlaceConstants(llvm::Module& m, const std::string& section) {
-  for (llvm::GlobalVariable& g : m.globals()) {
-    if (g.isDeclaration() || !g.isConstant()) continue;
-    g.setSection(section);
+  end_stage("LLVM optimization");
+  if (options.emit_llvm) {
+    llvm::raw_string_ostream os(out->llvm_ir);
+    m.print(os, nullptr);
   }
+  if (options.emit_asm) {
+    // Code generation passes may change the IR they run on; the assembly is
+    // emitted from a copy so that the object does not depend on it.
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
+    ASSIGN_OR_RETURN(out->assembly,
+                     EmitFile(*copy, tm, llvm::CodeGenFileType::AssemblyFile));
+    if (!llvm_errors.empty()) return LlvmErrorStatus(target, llvm_errors);
+    end_stage("assembly");
+  }
+  ASSIGN_OR_RETURN(out->object,
+                   EmitFile(m, tm, llvm::CodeGenFileType::ObjectFile));
+  if (!llvm_errors.empty()) return LlvmErrorStatus(target, llvm_errors);
+  end_stage("object emission");
+  return absl::OkStatus();
 }
 
 bool IsSectionName(const std::string& name) {
@@ -298,6 +286,13 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   if (options.size_level < 0 || options.size_level > 2) {
     return absl::InvalidArgumentError("the size level must be 0..2");
   }
+  if (options.compile_threads < 0) {
+    return absl::InvalidArgumentError("the compile thread count must be >= 0");
+  }
+  if (options.partitions < 0 || options.partitions > kMaxPartitions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the partition count must be 0..", kMaxPartitions));
+  }
   if (!options.constants_section.empty() &&
       !IsSectionName(options.constants_section)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -324,37 +319,15 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   sig.aotc_version = AOTC_VERSION;
 
   auto stage_start = std::chrono::steady_clock::now();
-  auto end_stage = [&](const char* stage) {
+  auto end_stage = [&](const std::string& stage) {
     const auto now = std::chrono::steady_clock::now();
     out.stage_seconds.push_back(
         {stage, std::chrono::duration<double>(now - stage_start).count()});
     stage_start = now;
   };
   llvm::LLVMContext ctx;
-  // Errors LLVM reports as diagnostics (a feature the target lacks, such as
-  // PIC on some targets or calls on BPF) would print and end the process;
-  // they become this compile's error instead.
   std::vector<std::string> llvm_errors;
-  ctx.setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo* info, void* context) {
-        const llvm::DiagnosticSeverity severity = info->getSeverity();
-        if (severity != llvm::DS_Error && severity != llvm::DS_Warning) return;
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        llvm::DiagnosticPrinterRawOStream printer(os);
-        info->print(printer);
-        if (severity == llvm::DS_Warning) {
-          std::fprintf(stderr, "aotc: warning: %s\n", os.str().c_str());
-          return;
-        }
-        static_cast<std::vector<std::string>*>(context)->push_back(os.str());
-      },
-      &llvm_errors);
-  auto llvm_error_status = [&]() {
-    return absl::InvalidArgumentError(
-        absl::StrCat("LLVM cannot generate code for ", resolved.ToString(),
-                     ": ", absl::StrJoin(llvm_errors, "; ")));
-  };
+  CollectDiagnostics(ctx, &llvm_errors);
   llvm::Module m(sig.name, ctx);
   m.setSourceFileName(sig.name);
   m.setTargetTriple(sig.target_triple);
@@ -391,28 +364,26 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                      verify_errors));
   }
   end_stage("verify LLVM IR");
-  Optimize(m, *tm, options.opt_level, options.size_level);
-  if (!options.constants_section.empty()) {
-    PlaceConstants(m, options.constants_section);
+  const bool splittable = AssemblyRoundTripTested(tm->getTargetTriple());
+  if (options.partitions > 1 && !splittable) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "compiling in partitions needs an ELF x86-64 or AArch64 target, not ",
+        sig.target_triple));
   }
-  end_stage("LLVM optimization");
-  if (options.emit_llvm) {
-    llvm::raw_string_ostream os(out.llvm_ir);
-    m.print(os, nullptr);
+  const int partitions = options.partitions > 0 ? options.partitions
+                         : splittable           ? PartitionCount(m)
+                                                : 1;
+  if (partitions > 1) {
+    const int threads =
+        options.compile_threads > 0
+            ? options.compile_threads
+            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    RETURN_IF_ERROR(CompileInPartitions(m, partitions, threads, resolved,
+                                        options, *tm, &out, end_stage));
+  } else {
+    RETURN_IF_ERROR(CompileWhole(m, *tm, options, resolved.ToString(),
+                                 llvm_errors, &out, end_stage));
   }
-  if (options.emit_asm) {
-    // Code generation passes may change the IR they run on; the assembly is
-    // emitted from a copy so that the object does not depend on it.
-    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(m);
-    ASSIGN_OR_RETURN(out.assembly,
-                     EmitFile(*copy, *tm, llvm::CodeGenFileType::AssemblyFile));
-    if (!llvm_errors.empty()) return llvm_error_status();
-    end_stage("assembly");
-  }
-  ASSIGN_OR_RETURN(out.object,
-                   EmitFile(m, *tm, llvm::CodeGenFileType::ObjectFile));
-  if (!llvm_errors.empty()) return llvm_error_status();
-  end_stage("object emission");
   ASSIGN_OR_RETURN(sig.footprint,
                    MeasureObject(out.object, options.constants_section));
   out.header = GenerateHeader(sig);

@@ -5,8 +5,9 @@
 // the module to LLVM IR (computation_emitter.cc, elemental*.cc), adds the
 // exported entry points NAME_run and NAME_run_packed, optimizes with LLVM's
 // standard pipeline for the target, and emits the object in memory through
-// the target's TargetMachine. The same inputs and options give the same
-// bytes.
+// the target's TargetMachine. A large module is split and compiled on
+// several threads instead (parallel_compile.h). The same inputs and options
+// give the same bytes, whatever the number of threads.
 #ifndef AOTC_CODEGEN_COMPILE_H_
 #define AOTC_CODEGEN_COMPILE_H_
 
@@ -48,6 +49,13 @@ struct CompileOptions {
   // (codegen/target_info.h).
   int64_t l1_cache_bytes = 0;
   int64_t l2_cache_bytes = 0;
+  // Threads that optimize and compile the partitions of a large module
+  // (parallel_compile.h); 0: the hardware's threads. The object does not
+  // depend on it.
+  int compile_threads = 0;
+  // Partitions of the module: 0 chooses by its size (module_split.h), 1
+  // never splits. More than 1 needs an ELF x86-64 or AArch64 target.
+  int partitions = 0;
 };
 
 struct CompiledModel {
@@ -61,6 +69,11 @@ struct CompiledModel {
   // IR, verifying it, LLVM's optimization pipeline, object emission (and
   // the assembly when asked for). `aotc compile --pass-timing` prints them.
   std::vector<std::pair<std::string, double>> stage_seconds;
+  // A split module: its partitions, the threads that compiled them, and
+  // the CPU time of the parallel stage's steps, summed over partitions.
+  int partitions = 1;
+  int compile_threads = 1;
+  std::vector<std::pair<std::string, double>> thread_seconds;
 };
 
 // Located errors for the first instruction (reachable from the entry) that

@@ -158,6 +158,8 @@ void InitializeLlvmTargets() {
     llvm::InitializeAllTargets();
     llvm::InitializeAllTargetMCs();
     llvm::InitializeAllAsmPrinters();
+    // The assembler joins the partitions of a split module (object_assembler.h).
+    llvm::InitializeAllAsmParsers();
   });
 }
 
@@ -265,10 +267,11 @@ void InstallFatalErrorHandler() {
                  [] { llvm::install_fatal_error_handler(OnFatalError, nullptr); });
 }
 
-ScopedCodegenTarget::ScopedCodegenTarget(const ResolvedTarget& target) {
+ScopedCodegenTarget::ScopedCodegenTarget(const ResolvedTarget& target)
+    : previous_(current_target) {
   current_target = &target;
 }
 
-ScopedCodegenTarget::~ScopedCodegenTarget() { current_target = nullptr; }
+ScopedCodegenTarget::~ScopedCodegenTarget() { current_target = previous_; }
 
 }  // namespace aotc::codegen

@@ -58,13 +58,16 @@ void InitializeLlvmTargets();
 // generate code for TARGET: REASON" and exit with status 1.
 void InstallFatalErrorHandler();
 
-// While alive, the fatal error handler names `target`.
+// While alive, the fatal error handler names `target` (on this thread).
 class ScopedCodegenTarget {
  public:
   explicit ScopedCodegenTarget(const ResolvedTarget& target);
   ~ScopedCodegenTarget();
   ScopedCodegenTarget(const ScopedCodegenTarget&) = delete;
   ScopedCodegenTarget& operator=(const ScopedCodegenTarget&) = delete;
+
+ private:
+  const ResolvedTarget* previous_;
 };
 
 }  // namespace aotc::codegen

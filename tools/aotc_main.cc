@@ -113,6 +113,18 @@ cl::opt<std::string> compile_emit(
              "(default: obj,header,json)"),
     cl::sub(compile_cmd), cl::cat(aotc_category));
 
+cl::opt<int> compile_threads(
+    "compile-threads", cl::value_desc("N"), cl::init(0),
+    cl::desc("Threads that optimize and compile a large model's partitions "
+             "(default: the hardware's threads); the object is the same for "
+             "any N"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+cl::opt<int> compile_partitions(
+    "compile-partitions", cl::value_desc("N"), cl::init(0),
+    cl::desc("Split the module into N partitions (default: by its size; 1: "
+             "never split)"),
+    cl::sub(compile_cmd), cl::cat(aotc_category));
+
 // The cache sizes the GEMM blocks for, shared by compile and run.
 cl::list<unsigned> cache_kib(
     "cache-kib", cl::value_desc("L1,L2"), cl::CommaSeparated,
@@ -310,7 +322,8 @@ int main(int argc, char** argv) {
           "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
           "[--target-triple T] [--cpu C] [--features F] [-O0..3|-Os|-Oz] "
           "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
-          "      [--constants-section NAME] [--cache-kib L1,L2] [--no-fusion] [--disable-pass P,...] "
+          "      [--constants-section NAME] [--cache-kib L1,L2] "
+          "[--compile-threads N] [--no-fusion] [--disable-pass P,...] "
           "[--strict-fp] "
           "[--print-ir-after-all] [--pass-timing]\n"
           "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
@@ -392,6 +405,14 @@ int main(int argc, char** argv) {
     options.codegen.pic = compile_reloc == "pic";
     options.codegen.constants_section = compile_constants_section;
     options.codegen.strict_fp = strict_fp;
+    if (compile_threads < 0 || compile_threads > 1024 ||
+        compile_partitions < 0 || compile_partitions > 16) {
+      std::fprintf(stderr, "aotc: error: --compile-threads must be 0..1024 "
+                           "and --compile-partitions 0..16\n");
+      return 2;
+    }
+    options.codegen.compile_threads = compile_threads;
+    options.codegen.partitions = compile_partitions;
     if (!CacheBytes(&options.codegen.l1_cache_bytes,
                     &options.codegen.l2_cache_bytes)) {
       return 2;

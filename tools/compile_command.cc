@@ -57,7 +57,15 @@ int RunCompile(const CompileCommandOptions& options) {
     std::fprintf(stderr, "code generation timing (total %.3f ms):\n",
                  total * 1e3);
     for (const auto& [stage, seconds] : compiled->stage_seconds) {
-      std::fprintf(stderr, "  %-20s %9.3f ms\n", stage.c_str(), seconds * 1e3);
+      std::fprintf(stderr, "  %-27s %9.3f ms\n", stage.c_str(), seconds * 1e3);
+      if (stage != "optimize and generate code") continue;
+      // The parallel stage: its steps' CPU time, summed over partitions.
+      std::fprintf(stderr, "    %d partitions on %d threads, CPU time:\n",
+                   compiled->partitions, compiled->compile_threads);
+      for (const auto& [step, step_seconds] : compiled->thread_seconds) {
+        std::fprintf(stderr, "    %-25s %9.3f ms\n", step.c_str(),
+                     step_seconds * 1e3);
+      }
     }
   }
 
