@@ -47,7 +47,7 @@ bool DropTokenResults(Instruction& inst) {
   if (static_cast<int>(kept.size()) == shape.tuple_size()) return false;
   for (Instruction* user : inst.users()) {
     if (user->opcode() != Opcode::kGetTupleElement) continue;
-    const int64_t old = user->attrs().tuple_index;
+    const int64_t old = user->tuple_index();
     if (new_index[old] >= 0) user->mutable_attrs().tuple_index = new_index[old];
   }
   shape = Shape::Tuple(std::move(kept));
