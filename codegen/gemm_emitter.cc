@@ -15,6 +15,7 @@
 #include "codegen/parallel_loops.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsX86.h"
 
 namespace aotc::codegen {
 namespace {
@@ -140,12 +141,15 @@ struct IrOps {
 // C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
 // where row r of A is the kc contiguous elements at rows[r] (a packed
 // panel's row, or the operand itself) and the B-panel is kc x nr,
-// contiguous.
+// contiguous. With `bf16_pairs` (f32 accumulators of 16 lanes) A and B are
+// bf16, kc is even and each step is one pair of depths: a 32-bit broadcast
+// of A's pair against B's row of nr interleaved pairs, through vdpbf16ps.
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
-                            const GemmTiling& t, bool strict) {
+                            const GemmTiling& t, bool strict, bool bf16_pairs) {
   const std::string name = absl::StrCat(
       mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
-      elem->isDoubleTy() ? "_f64" : "_f32", strict ? "_strict" : "");
+      elem->isDoubleTy() ? "_f64" : "_f32", strict ? "_strict" : "",
+      bf16_pairs ? "_bf16_pairs" : "");
   if (llvm::Function* f = mc.module().getFunction(name)) return f;
   llvm::LLVMContext& ctx = mc.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -201,8 +205,38 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   }
   b.CreateBr(body);
   b.SetInsertPoint(body);
+  // One pair of depths kp: B's row of nr column pairs, each row of A's pair
+  // broadcast as one 32-bit value, two products per lane into the sums.
+  llvm::Type* i16 = b.getInt16Ty();
+  llvm::Type* pair_vt = llvm::FixedVectorType::get(b.getBFloatTy(), 2 * t.lanes);
+  auto pair_step = [&](Value* kp) {
+    Value* brow =
+        b.CreateInBoundsGEP(i16, bp, b.CreateMul(kp, b.getInt64(2 * t.nr())));
+    std::vector<Value*> bv(t.vectors);
+    for (int v = 0; v < t.vectors; ++v) {
+      bv[v] = b.CreateAlignedLoad(
+          pair_vt,
+          b.CreateConstInBoundsGEP1_64(i16, brow, int64_t{v} * 2 * t.lanes),
+          llvm::Align(2));
+    }
+    for (int r = 0; r < t.mr; ++r) {
+      Value* x = b.CreateAlignedLoad(
+          b.getInt32Ty(),
+          b.CreateInBoundsGEP(i16, a_rows[r], b.CreateShl(kp, 1)),
+          llvm::Align(2));
+      x = b.CreateBitCast(b.CreateVectorSplat(t.lanes, x), pair_vt);
+      for (int v = 0; v < t.vectors; ++v) {
+        llvm::AllocaInst* slot = acc[r * t.vectors + v];
+        b.CreateStore(
+            b.CreateIntrinsic(llvm::Intrinsic::x86_avx512bf16_dpbf16ps_512, {},
+                              {b.CreateLoad(vt, slot), x, bv[v]}),
+            slot);
+      }
+    }
+  };
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
+    if (bf16_pairs) return pair_step(k);
     Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
@@ -227,12 +261,13 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   };
   // Four updates per iteration, then the rest.
   constexpr int kUnroll = 4;
-  EmitForLoop(b, b.getInt64(0), b.CreateLShr(kc, 2), "k4", [&](Value* q) {
+  Value* steps = bf16_pairs ? b.CreateLShr(kc, 1) : kc;
+  EmitForLoop(b, b.getInt64(0), b.CreateLShr(steps, 2), "k4", [&](Value* q) {
     Value* k0 = b.CreateShl(q, 2);
     for (int u = 0; u < kUnroll; ++u) step(b.CreateAdd(k0, b.getInt64(u)));
   });
-  EmitForLoop(b, b.CreateAnd(kc, b.getInt64(~int64_t{kUnroll - 1})), kc, "k",
-              step);
+  EmitForLoop(b, b.CreateAnd(steps, b.getInt64(~int64_t{kUnroll - 1})), steps,
+              "k", step);
   for (int r = 0; r < t.mr; ++r) {
     for (int v = 0; v < t.vectors; ++v) {
       b.CreateAlignedStore(b.CreateLoad(vt, acc[r * t.vectors + v]),
@@ -278,12 +313,29 @@ struct FirstError {
   }
 };
 
+// Where depth kk of column j sits in its panel: row-major kk x nr, or with
+// bf16 pairs row kk / 2 of nr pairs, column j's pair (kk even, kk odd).
+int64_t PanelOffset(const GemmPlan& p, int64_t kk, int64_t j) {
+  const int64_t nr = p.tiling.nr();
+  if (!p.bf16_pairs) return kk * nr + j;
+  return (kk & ~int64_t{1}) * nr + 2 * j + (kk & 1);
+}
+Value* PanelOffset(llvm::IRBuilderBase& b, const GemmPlan& p, Value* kk,
+                   Value* j) {
+  const int64_t nr = p.tiling.nr();
+  if (!p.bf16_pairs) return b.CreateAdd(b.CreateMul(kk, b.getInt64(nr)), j);
+  return b.CreateAdd(
+      b.CreateMul(b.CreateAnd(kk, b.getInt64(~int64_t{1})), b.getInt64(nr)),
+      b.CreateAdd(b.CreateShl(j, 1), b.CreateAnd(kk, b.getInt64(1))));
+}
+
 // The prologue: every batch's B into panels of nr columns at `bp`, panel q
-// of batch bt at element ((bt * n_pad + q * nr) * k), row-major k x nr,
-// zero beyond column n.
+// of batch bt at element ((bt * n_pad + q * nr) * k_pad), k_pad x nr at
+// PanelOffset, zero beyond column n and (bf16 pairs) at depth k.
 absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
   llvm::IRBuilderBase& b = a.b;
-  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  llvm::Type* elem = p.bf16_pairs ? b.getInt16Ty()
+                                  : ComputeType(b.getContext(), p.type);
   const int64_t nr = p.tiling.nr();
   const int64_t n = p.dims.n;
   const int64_t k = p.dims.k;
@@ -292,7 +344,12 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
     Value* base = b.CreateMul(
         b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
                     b.CreateMul(q, b.getInt64(nr))),
-        b.getInt64(k));
+        b.getInt64(p.k_pad));
+    auto store = [&](Value* kk, Value* j, Value* x) {
+      b.CreateAlignedStore(
+          x, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, j))),
+          llvm::Align(p.bf16_pairs ? 2 : StorageBytes(p.type)));
+    };
     EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
       EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
                   [&](Value* j) {
@@ -306,15 +363,17 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
         absl::StatusOr<Value*> v = ReadB(b, p, a, bt, kk, col);
         if (!err.Take(v)) return;
         Value* x = *v;
-        if (edge) x = b.CreateSelect(valid, x, llvm::ConstantFP::get(elem, 0));
-        b.CreateAlignedStore(
-            x,
-            b.CreateInBoundsGEP(
-                elem, bp,
-                b.CreateAdd(base, b.CreateAdd(b.CreateMul(kk, b.getInt64(nr)), j))),
-            llvm::Align(StorageBytes(p.type)));
+        if (p.bf16_pairs) x = ComputeToStorage(b, x, PrimitiveType::kBF16);
+        if (edge) x = b.CreateSelect(valid, x, llvm::Constant::getNullValue(elem));
+        store(kk, j, x);
       });
     });
+    if (p.k_pad > k) {
+      EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.pad",
+                  [&](Value* j) {
+        store(b.getInt64(k), j, llvm::Constant::getNullValue(elem));
+      });
+    }
   };
   EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.pack_b",
               [&](Value* bt) {
@@ -326,7 +385,7 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
 }
 
 // B's panels computed at compile time from the constant operand, in the
-// layout PackB writes.
+// layout PackB writes (zero-initialised, so the padding is zero).
 std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
                                              const Literal& rhs) {
   const PrimitiveType src = rhs.shape().element_type();
@@ -335,8 +394,9 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
     return nullptr;
   }
   const int64_t nr = p.tiling.nr();
-  const int64_t total = p.dims.batch * p.n_pad * p.dims.k;
-  auto packed = std::make_shared<Literal>(Shape::Array(p.type, {total}));
+  const int64_t total = p.dims.batch * p.n_pad * p.k_pad;
+  auto packed = std::make_shared<Literal>(Shape::Array(
+      p.bf16_pairs ? PrimitiveType::kBF16 : p.type, {total}));
   const Shape& shape = rhs.shape();
   std::vector<int64_t> strides(shape.rank(), 1);
   for (int64_t d = shape.rank() - 1; d > 0; --d) {
@@ -357,9 +417,11 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
             RhsIndex<int64_t>(p, shape, bt, kk, col, ConstantOps{});
         int64_t linear = 0;
         for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
-        const int64_t at =
-            (bt * p.n_pad + col / nr * nr) * p.dims.k + kk * nr + col % nr;
-        if (p.type == PrimitiveType::kF64) {
+        const int64_t at = (bt * p.n_pad + col / nr * nr) * p.k_pad +
+                           PanelOffset(p, kk, col % nr);
+        if (p.bf16_pairs) {
+          packed->Set<uint16_t>(at, rhs.Get<uint16_t>(linear));
+        } else if (p.type == PrimitiveType::kF64) {
           packed->Set<double>(at, value(linear));
         } else {
           packed->Set<float>(at, static_cast<float>(value(linear)));
@@ -378,7 +440,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t eb = StorageBytes(p.type);
   const int64_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
   const int64_t nr = t.nr();
-  llvm::Function* kernel = Microkernel(a.mc, elem, t, a.mc.strict_fp());
+  // The packed operands' elements: bf16 bits with bf16 pairs.
+  llvm::Type* op_elem = p.bf16_pairs ? b.getInt16Ty() : elem;
+  const int64_t op_bytes = p.bf16_pairs ? 2 : eb;
+  llvm::Function* kernel =
+      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.bf16_pairs);
   Value* bp = p.packed_b != nullptr ? a.mc.ConstantGlobal(*p.packed_b) : a.scratch;
   Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
                                      b.getInt64(p.b_bytes));
@@ -397,6 +463,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
       EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
   auto at = [&](Value* base, Value* offset) {
     return b.CreateInBoundsGEP(elem, base, offset);
+  };
+  auto op_at = [&](Value* base, Value* offset) {
+    return b.CreateInBoundsGEP(op_elem, base, offset);
   };
   EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
@@ -430,7 +499,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         if (conv_a != nullptr) FillRowOrigins(b, p, *conv_a, i0, panels, row_info);
         // Depth slices: [pc, pc + kc) of K; a convolution's stay within a tap.
         const int64_t slices =
-            !p.conv          ? (k + t.kc - 1) / t.kc
+            !p.conv          ? (p.k_pad + t.kc - 1) / t.kc
             : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
                                    p.conv->taps_per_slice
                              : p.conv->taps * p.conv->chunks;
@@ -453,7 +522,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           } else {
             pc = b.CreateMul(s, b.getInt64(t.kc));
             kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                         b.CreateSub(b.getInt64(k), pc));
+                                         b.CreateSub(b.getInt64(p.k_pad), pc));
           }
           // A convolution's window offset of this tap, per spatial axis.
           std::vector<Value*> tap_at;
@@ -485,28 +554,41 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                    {&p.dims.lhs_free, UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext)}});
               return direct_a->ElementPointer(b, index);
             }
-            return at(ap, b.CreateMul(r, kc));
+            return op_at(ap, b.CreateMul(r, kc));
           };
           if (direct_a == nullptr && conv_a == nullptr) {
             EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
                         "gemm.pack_a", [&](Value* r) {
               Value* row = clamped_row(r);
-              Value* dst = at(ap, b.CreateMul(r, kc));
-              EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_a.k", [&](Value* kk) {
+              Value* dst = op_at(ap, b.CreateMul(r, kc));
+              // Depths up to k are read, the padding to k_pad is zero.
+              Value* kc_read = p.k_pad == k ? kc
+                                            : b.CreateBinaryIntrinsic(
+                                                  llvm::Intrinsic::umin, kc,
+                                                  b.CreateSub(b.getInt64(k), pc));
+              EmitForLoop(b, b.getInt64(0), kc_read, "gemm.pack_a.k", [&](Value* kk) {
                 if (!err.status.ok()) return;
                 absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
                 if (!err.Take(v)) return;
-                b.CreateAlignedStore(*v, at(dst, kk), llvm::Align(eb));
+                Value* x = p.bf16_pairs ? ComputeToStorage(b, *v, PrimitiveType::kBF16)
+                                        : *v;
+                b.CreateAlignedStore(x, op_at(dst, kk), llvm::Align(op_bytes));
               });
+              if (p.k_pad != k) {
+                EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
+                  b.CreateAlignedStore(llvm::Constant::getNullValue(op_elem),
+                                       op_at(dst, kk), llvm::Align(op_bytes));
+                });
+              }
             });
           }
           // The tiles: each nr-panel of B against each mr-panel of A.
           EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
-            Value* bpanel = at(
+            Value* bpanel = op_at(
                 bp, b.CreateAdd(
                         b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
                                                 b.CreateMul(jq, b.getInt64(nr))),
-                                    b.getInt64(k)),
+                                    b.getInt64(p.k_pad)),
                         b.CreateMul(pc, b.getInt64(nr))));
             EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
               for (int r = 0; r < t.mr; ++r) {
@@ -565,6 +647,17 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         });
       });
   return err.status;
+}
+
+// Whether the product multiplies bf16 pairs (GemmPlan::bf16_pairs): a dot of
+// two bf16 operands into f32 on a target with the instruction and 16-lane
+// f32 vectors.
+bool UsesBf16Pairs(const GemmPlan& g, const TargetInfo& target) {
+  const Instruction& dot = *g.site.dot;
+  return target.bf16_pair_dot && target.vector_bytes == 64 && !g.conv &&
+         g.type == PrimitiveType::kF32 &&
+         dot.operand(0)->shape().element_type() == PrimitiveType::kBF16 &&
+         dot.operand(1)->shape().element_type() == PrimitiveType::kBF16;
 }
 
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
@@ -635,10 +728,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     return std::nullopt;
   }
   const int eb = StorageBytes(type);
+  g->bf16_pairs = UsesBf16Pairs(*g, target);
+  g->k_pad = g->bf16_pairs ? RoundUp(d.k, 2) : d.k;
+  // The packed operands' element bytes.
+  const int op_bytes = g->bf16_pairs ? 2 : eb;
   // A convolution's depth slices stay within one tap's features.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : d.k);
+      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : g->k_pad);
   GemmTiling& t = g->tiling;
+  // Slices of whole pairs.
+  if (g->bf16_pairs) t.kc = std::max<int64_t>(2, t.kc & ~int64_t{1});
   if (g->conv && g->conv->packed) {
     ConvGemm& c = *g->conv;
     const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
@@ -660,14 +759,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   // A's rows can be read in place when its one contracting dimension is the
   // most minor and it holds the result's type.
   const Shape& lhs = dot.operand(0)->shape();
+  // With bf16 pairs the operand is bf16 and its rows hold whole pairs.
   g->direct_a = !g->conv && d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
-                lhs.element_type() == type;
+                lhs.element_type() == (g->bf16_pairs ? PrimitiveType::kBF16 : type) &&
+                g->k_pad == d.k;
   g->b_bytes =
-      g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * d.k * eb);
+      g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
   g->a_bytes = g->direct_a || (g->conv && !g->conv->packed)
                    ? 0
-                   : AlignUp(t.mc * t.kc * eb);
+                   : AlignUp(t.mc * t.kc * op_bytes);
   // Fewer than kMinUnits blocks of rows: columns are split too, if the
   // units can then run in parallel.
   constexpr int64_t kMinUnits = 4;

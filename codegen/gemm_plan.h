@@ -60,6 +60,11 @@ struct GemmPlan {
   GemmTiling tiling;
   PrimitiveType type = PrimitiveType::kF32;
   int64_t n_pad = 0;          // n rounded up to nr
+  // bf16 operands multiplied in pairs of depths (TargetInfo::bf16_pair_dot):
+  // A and B are packed as bf16, B's panels with each column's two depths
+  // k, k + 1 side by side, and K is padded with a zero to k_pad, even.
+  bool bf16_pairs = false;
+  int64_t k_pad = 0;          // k, rounded up to 2 with bf16 pairs
   // Units of the parallel loop: (batch, block of rows, group of columns).
   // Few blocks of rows (a batch of 64) are split by columns too, each
   // group of `group_panels` nr-panels a unit of its own.
