@@ -6,6 +6,7 @@
 // weights, denormal inputs; and which targets take the instruction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -28,16 +29,17 @@ namespace {
 
 using P = PrimitiveType;
 
-// A dot of two bf16 operands into f32; `weights` replaces parameter 1 by a
-// constant of that text.
+// A dot of two bf16 operands into f32 (or `out_type`); `weights` replaces
+// parameter 1 by a constant of that text.
 struct DotCase {
   std::string lhs, rhs, out, dnums;
+  std::string out_type = "f32";
   std::string Hlo(const std::string& weights = "") const {
     const std::string b =
         weights.empty() ? absl::StrCat("bf16[", rhs, "] parameter(1)")
                         : absl::StrCat("bf16[", rhs, "] constant(", weights, ")");
     return absl::StrCat("HloModule m\nENTRY e {\n  a = bf16[", lhs,
-                        "] parameter(0)\n  b = ", b, "\n  ROOT d = f32[", out,
+                        "] parameter(0)\n  b = ", b, "\n  ROOT d = ", out_type, "[", out,
                         "] dot(a, b), ", dnums, "\n}\n");
   }
 };
@@ -64,6 +66,17 @@ Literal Operand(const Shape& shape, uint64_t stream) {
   return x;
 }
 
+// An f32 or bf16 result's values as floats.
+std::vector<float> Floats(const Literal& l) {
+  if (l.shape().element_type() == P::kF32) return Values<P::kF32>(l);
+  std::vector<float> v(l.element_count());
+  for (int64_t i = 0; i < l.element_count(); ++i) {
+    const uint32_t bits = uint32_t{Bits(l, i)} << 16;
+    std::memcpy(&v[i], &bits, sizeof(float));
+  }
+  return v;
+}
+
 std::vector<float> RunOnCpu(const std::string& hlo, const std::vector<Literal>& args,
                        const std::string& cpu, std::string* assembly) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
@@ -83,7 +96,7 @@ std::vector<float> RunOnCpu(const std::string& hlo, const std::vector<Literal>& 
   auto r = (*loaded)->Run(args);
   EXPECT_TRUE(r.ok()) << r.status();
   if (!r.ok()) return {};
-  return Values<P::kF32>((*r)[0]);
+  return Floats((*r)[0]);
 }
 
 std::vector<float> Evaluate(const std::string& hlo,
@@ -94,7 +107,7 @@ std::vector<float> Evaluate(const std::string& hlo,
   auto r = EvaluateModule(**module, args);
   EXPECT_TRUE(r.ok()) << r.status();
   if (!r.ok()) return {};
-  return Values<P::kF32>(*r->Leaves()[0]);
+  return Floats(*r->Leaves()[0]);
 }
 
 bool HostHasBf16PairDot() {
@@ -108,7 +121,8 @@ bool HostHasBf16PairDot() {
 // at most k roundings to nearest of u = 2^-24 each (vdpbf16ps: two per pair
 // of depths), so |e - v| <= 1.01 k 2^-23 sum |a b|; the instruction also
 // reads denormal inputs as zero (those terms' |a b| on top) and flushes
-// denormal sums, 2^-126 per step at most.
+// denormal sums, 2^-126 per step at most. A bf16 result rounds both sums
+// once more: one bf16 ulp, 2^-7 of the larger, on top.
 void CheckAgainstEvaluator(const DotCase& c, bool constant_weights = false) {
   const std::string hlo = c.Hlo();
   SCOPED_TRACE(hlo);
@@ -165,7 +179,12 @@ void CheckAgainstEvaluator(const DotCase& c, bool constant_weights = false) {
     for (size_t i = 0; i < got.size(); ++i) {
       const double bound = 1.01 * k * std::ldexp(1.0, -23) * size[i] +
                            flushed_a[i] + flushed_b[i] +
-                           k * std::ldexp(1.0, -126);
+                           k * std::ldexp(1.0, -126) +
+                           (c.out_type == "bf16"
+                                ? std::ldexp(std::max(std::abs(got[i]),
+                                                      std::abs(want[i])),
+                                             -7)
+                                : 0.0);
       ASSERT_LE(std::abs(double{got[i]} - want[i]), bound) << "element " << i;
     }
   }
@@ -195,6 +214,16 @@ TEST(GemmBf16E2eTest, BatchesTransposesAndUnitDimensions) {
                          "rhs_batch_dims={0}, rhs_contracting_dims={1}"});
   // One row: the row-dot, which widens whatever the target.
   CheckAgainstEvaluator({"1,300", "300,64", "1,64", kMatMul});
+}
+
+TEST(GemmBf16E2eTest, Bf16ResultsRoundTheF32SumsOnce) {
+  // Attention-shaped: batched, both results bf16 (as the corpus's bf16
+  // models have them).
+  CheckAgainstEvaluator({"12,128,64", "12,64,128", "12,128,128",
+                         "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                         "rhs_batch_dims={0}, rhs_contracting_dims={1}",
+                         "bf16"});
+  CheckAgainstEvaluator({"29,67", "67,33", "29,33", kMatMul, "bf16"});
 }
 
 TEST(GemmBf16E2eTest, DenormalInputsReadAsZeroOnlyWithTheInstruction) {

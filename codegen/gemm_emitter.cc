@@ -610,11 +610,14 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           Value* row = b.CreateAdd(i0, r);
           EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
             if (!err.status.ok()) return;
-            Value* sum = b.CreateAlignedLoad(
-                elem,
-                at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
-                                   b.CreateSub(j, j0))),
-                llvm::Align(eb));
+            Value* sum = RoundToStorage(
+                b,
+                b.CreateAlignedLoad(
+                    elem,
+                    at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
+                                       b.CreateSub(j, j0))),
+                    llvm::Align(eb)),
+                p.result);
             Index o;
             const IrArray& out = a.out[0];
             if (p.conv) {
@@ -650,18 +653,25 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
 }
 
 // Whether the product multiplies bf16 pairs (GemmPlan::bf16_pairs): a dot of
-// two bf16 operands into f32 on a target with the instruction and 16-lane
-// f32 vectors.
+// two bf16 operands into f32 or bf16 on a target with the instruction and
+// 16-lane f32 vectors.
 bool UsesBf16Pairs(const GemmPlan& g, const TargetInfo& target) {
   const Instruction& dot = *g.site.dot;
   return target.bf16_pair_dot && target.vector_bytes == 64 && !g.conv &&
          g.type == PrimitiveType::kF32 &&
+         (g.result == PrimitiveType::kF32 || g.result == PrimitiveType::kBF16) &&
          dot.operand(0)->shape().element_type() == PrimitiveType::kBF16 &&
          dot.operand(1)->shape().element_type() == PrimitiveType::kBF16;
 }
 
+// Whether an operand of a dot into `result` is computed in f32 (f64) without
+// a rounding of its own: the evaluator converts operands to the result type
+// first, so into f16 or bf16 only that type qualifies.
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
   if (result == PrimitiveType::kF64) return operand == PrimitiveType::kF64;
+  if (result == PrimitiveType::kF16 || result == PrimitiveType::kBF16) {
+    return operand == result;
+  }
   return operand == PrimitiveType::kF32 || operand == PrimitiveType::kBF16 ||
          operand == PrimitiveType::kF16;
 }
@@ -702,16 +712,22 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   std::optional<DotSite> site = MatchDotSite(inst);
   if (!site.has_value()) return std::nullopt;
   const Instruction& dot = *site->dot;
-  const PrimitiveType type = dot.shape().element_type();
+  const PrimitiveType result = dot.shape().element_type();
+  const bool half_result =
+      result == PrimitiveType::kF16 || result == PrimitiveType::kBF16;
+  const PrimitiveType type = half_result ? PrimitiveType::kF32 : result;
   if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64) ||
-      !OperandComputesAs(dot.operand(0)->shape().element_type(), type) ||
-      !OperandComputesAs(dot.operand(1)->shape().element_type(), type)) {
+      !OperandComputesAs(dot.operand(0)->shape().element_type(), result) ||
+      !OperandComputesAs(dot.operand(1)->shape().element_type(), result)) {
     return std::nullopt;
   }
   auto g = std::make_shared<GemmPlan>();
   g->site = *site;
   g->type = type;
+  g->result = result;
   if (dot.opcode() == Opcode::kConvolution) {
+    // A convolution reads its input's rows in place, in the sums' type.
+    if (half_result) return std::nullopt;
     std::optional<ConvGemm> conv = DescribeConvolution(dot);
     if (!conv.has_value()) return std::nullopt;
     g->conv = std::move(conv);

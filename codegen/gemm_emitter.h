@@ -61,7 +61,9 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 
 // The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
 // operands compute in the result's type (f16 and bf16 operands widen to
-// f32 when packed), any dimension numbers, at least kGemmMinRows rows and
+// f32 when packed, or multiply as bf16 pairs where the target has
+// vdpbf16ps), or with f16 / bf16 results and operands, summed in f32 and
+// rounded once; any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
 // Also a convolution with one feature and batch group, no input dilation
 // and its input's features the most minor dimension (NHWC).

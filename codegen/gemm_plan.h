@@ -58,7 +58,10 @@ struct GemmPlan {
   DotSite site;
   GemmDims dims;
   GemmTiling tiling;
-  PrimitiveType type = PrimitiveType::kF32;
+  PrimitiveType type = PrimitiveType::kF32;  // of the sums: f32 or f64
+  // The dot's element type: `type`, or f16 / bf16 whose f32 sums the
+  // epilogue rounds once, as the evaluator does.
+  PrimitiveType result = PrimitiveType::kF32;
   int64_t n_pad = 0;          // n rounded up to nr
   // bf16 operands multiplied in pairs of depths (TargetInfo::bf16_pair_dot):
   // A and B are packed as bf16, B's panels with each column's two depths
