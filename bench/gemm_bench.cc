@@ -9,15 +9,24 @@
 //   gemm/onednn/N             dnnl_sgemm on the same data
 //   skinny/{aotc,openblas,onednn}/mM
 //                             f32[M,784] x f32[784,512], M = 1, 16, 64
+//   gemm_bf16/aotc/1024       bench/models/gemm_bf16_1024.hlo: bf16[1024,1024]
+//                             operands into f32, on vdpbf16ps where the CPU
+//                             has AVX512-BF16
+//   gemm_bf16/aotc_widened/1024
+//                             the same model compiled --features=-avx512bf16:
+//                             operands widened to f32 when packed
+//   gemm_bf16/onednn/1024     oneDNN's bf16 x bf16 -> f32 matmul primitive
 //
 // Every variant reports FLOP/s (2 M N K per product). Before timing, 64
 // sampled elements of the result are checked against the products computed
-// in double, within the bound of a sum of K rounded products. OpenBLAS's
+// in double, within the bound of a sum of K rounded products (two roundings
+// per pair of bf16 products, 2^-23 per depth). OpenBLAS's
 // label names the kernel it picked (openblas_get_corename()): the machine's
 // OPENBLAS_CORETYPE, if set, selects an older one (docs/performance.md).
 // The libraries are comparisons only: nothing of aotc links them.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -27,6 +36,8 @@
 #include "gemm_2048.h"
 #include "gemm_256.h"
 #include "gemm_512.h"
+#include "gemm_bf16_1024.h"
+#include "gemm_bf16_1024_widened.h"
 #include "skinny_m1.h"
 #include "skinny_m16.h"
 #include "skinny_m64.h"
@@ -37,6 +48,8 @@
 #ifdef AOTC_BENCH_HAS_ONEDNN
 #include <dnnl.h>
 #include <omp.h>
+
+#include <dnnl.hpp>
 #endif
 
 namespace aotc::bench {
@@ -76,6 +89,49 @@ const GemmData& Data(const Product& p) {
   return d;
 }
 
+// bf16 operands (uniform in [-1, 1], rounded to nearest even) as their bits.
+struct Bf16GemmData {
+  std::vector<uint16_t> a, b;
+  std::vector<Sample> samples;
+};
+
+uint16_t ToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+double FromBf16(uint16_t h) {
+  const uint32_t bits = uint32_t{h} << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// One product size only (the first asked for).
+const Bf16GemmData& Bf16Data(const Product& p) {
+  static Bf16GemmData* d = [&] {
+    auto* d = new Bf16GemmData;
+    const AlignedFloats a = UniformFloats(p.m * p.k, 23, -1.0f, 1.0f);
+    const AlignedFloats b = UniformFloats(p.k * p.n, 24, -1.0f, 1.0f);
+    for (size_t i = 0; i < a.size(); ++i) d->a.push_back(ToBf16(a[i]));
+    for (size_t i = 0; i < b.size(); ++i) d->b.push_back(ToBf16(b[i]));
+    for (int64_t s = 0; s < 64; ++s) {
+      const int64_t i = (s * 7919) % p.m, j = (s * 104729 + 13) % p.n;
+      double sum = 0, magnitude = 0;
+      for (int64_t q = 0; q < p.k; ++q) {
+        const double x = FromBf16(d->a[i * p.k + q]) * FromBf16(d->b[q * p.n + j]);
+        sum += x;
+        magnitude += std::abs(x);
+      }
+      d->samples.push_back(
+          {i * p.n + j, sum, 1.01 * p.k * std::ldexp(1.0, -23) * magnitude});
+    }
+    return d;
+  }();
+  return *d;
+}
+
 // Checks once, then times `call(data, c)` (which returns an aotc status).
 template <typename Call>
 void TimeProduct(benchmark::State& state, const char* name, const Product& p,
@@ -92,6 +148,17 @@ void Compiled(benchmark::State& state, const char* name, const Product& p,
   auto temp = AllocateTemp(temp_bytes);
   TimeProduct(state, name, p, [&](const GemmData& d, float* c) {
     return Run(d.a.data(), d.b.data(), c, temp.get());
+  });
+}
+
+template <int (*Run)(const uint16_t*, const uint16_t*, float*, void*)>
+void CompiledBf16(benchmark::State& state, const char* name, const Product& p,
+                  size_t temp_bytes) {
+  auto temp = AllocateTemp(temp_bytes);
+  const Bf16GemmData& d = Bf16Data(p);
+  AlignedFloats c(p.m * p.n);
+  TimeSampledResult(state, name, d.samples, c, 2.0 * p.m * p.n * p.k, [&] {
+    return Run(d.a.data(), d.b.data(), c.data(), temp.get());
   });
 }
 
@@ -116,6 +183,38 @@ void OneDnn(benchmark::State& state, const Product& p) {
                ? 0
                : 1;
   });
+}
+#endif
+
+#ifdef AOTC_BENCH_HAS_ONEDNN
+// oneDNN's matmul primitive on bf16 operands with an f32 result (its API
+// has no bf16 gemm function).
+void OneDnnBf16(benchmark::State& state, const Product& p) {
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+  using dnnl::memory;
+  const Bf16GemmData& d = Bf16Data(p);
+  AlignedFloats c(p.m * p.n);
+  try {
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    dnnl::stream stream(engine);
+    const memory::desc a_md({p.m, p.k}, memory::data_type::bf16, memory::format_tag::ab);
+    const memory::desc b_md({p.k, p.n}, memory::data_type::bf16, memory::format_tag::ab);
+    const memory::desc c_md({p.m, p.n}, memory::data_type::f32, memory::format_tag::ab);
+    const dnnl::matmul matmul(dnnl::matmul::primitive_desc(
+        dnnl::matmul::desc(a_md, b_md, c_md), engine));
+    memory a_mem(a_md, engine, const_cast<uint16_t*>(d.a.data()));
+    memory b_mem(b_md, engine, const_cast<uint16_t*>(d.b.data()));
+    memory c_mem(c_md, engine, c.data());
+    TimeSampledResult(state, "onednn", d.samples, c, 2.0 * p.m * p.n * p.k, [&] {
+      matmul.execute(stream, {{DNNL_ARG_SRC, a_mem},
+                              {DNNL_ARG_WEIGHTS, b_mem},
+                              {DNNL_ARG_DST, c_mem}});
+      stream.wait();
+      return 0;
+    });
+  } catch (const dnnl::error& e) {
+    state.SkipWithError(e.what());
+  }
 }
 #endif
 
@@ -179,6 +278,20 @@ void RegisterProduct(const std::string& group, const std::string& size,
                                   "gemm_1024", GEMM_1024_TEMP_BYTES);
   RegisterProduct<&gemm_2048_run>("gemm", "2048", {2048, 2048, 2048},
                                   "gemm_2048", GEMM_2048_TEMP_BYTES);
+  const Product bf16_1024{1024, 1024, 1024};
+  Register("gemm_bf16/aotc/1024", [=](benchmark::State& state) {
+    CompiledBf16<&gemm_bf16_1024_run>(state, "gemm_bf16_1024", bf16_1024,
+                                      GEMM_BF16_1024_TEMP_BYTES);
+  });
+  Register("gemm_bf16/aotc_widened/1024", [=](benchmark::State& state) {
+    CompiledBf16<&gemm_bf16_1024_widened_run>(
+        state, "gemm_bf16_1024_widened", bf16_1024,
+        GEMM_BF16_1024_WIDENED_TEMP_BYTES);
+  });
+#ifdef AOTC_BENCH_HAS_ONEDNN
+  Register("gemm_bf16/onednn/1024",
+           [=](benchmark::State& state) { OneDnnBf16(state, bf16_1024); });
+#endif
   RegisterProduct<&skinny_m1_run>("skinny", "m1", {1, 512, 784}, "skinny_m1",
                                   SKINNY_M1_TEMP_BYTES);
   RegisterProduct<&skinny_m16_run>("skinny", "m16", {16, 512, 784},
