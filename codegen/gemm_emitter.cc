@@ -679,7 +679,8 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
 }  // namespace
 
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k) {
+                            int64_t m, int64_t k, int packed_bytes) {
+  if (packed_bytes == 0) packed_bytes = element_bytes;
   GemmTiling t;
   t.lanes = target.vector_bytes >= 2 * element_bytes
                 ? target.vector_bytes / element_bytes
@@ -697,10 +698,10 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
       t.vectors = vectors;
     }
   }
-  const int64_t nr_bytes = t.nr() * element_bytes;
+  const int64_t nr_bytes = t.nr() * packed_bytes;
   t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, 64, 512);
   t.kc = std::min(t.kc, k);
-  int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * element_bytes));
+  int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * packed_bytes));
   // Enough blocks for a few threads when the rows allow it.
   mc = std::min(mc, std::max<int64_t>(64, (m + 3) / 4));
   t.mc = std::min(RoundUp(mc, t.mr), RoundUp(m, t.mr));
@@ -750,7 +751,8 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   const int op_bytes = g->bf16_pairs ? 2 : eb;
   // A convolution's depth slices stay within one tap's features.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : g->k_pad);
+      eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : g->k_pad,
+      op_bytes);
   GemmTiling& t = g->tiling;
   // Slices of whole pairs.
   if (g->bf16_pairs) t.kc = std::max<int64_t>(2, t.kc & ~int64_t{1});

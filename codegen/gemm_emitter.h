@@ -55,9 +55,10 @@ struct GemmTiling {
 };
 
 // The tiling for elements of `element_bytes` bytes on `target`, for a
-// product of `m` rows and depth `k`.
+// product of `m` rows and depth `k`; the cache blocks hold packed operands
+// of `packed_bytes` per element (0: element_bytes; 2 for bf16 pairs).
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k);
+                            int64_t m, int64_t k, int packed_bytes = 0);
 
 // The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
 // operands compute in the result's type (f16 and bf16 operands widen to
