@@ -141,15 +141,20 @@ struct IrOps {
 // C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
 // where row r of A is the kc contiguous elements at rows[r] (a packed
 // panel's row, or the operand itself) and the B-panel is kc x nr,
-// contiguous. With `bf16_pairs` (f32 accumulators of 16 lanes) A and B are
-// bf16, kc is even and each step is one pair of depths: a 32-bit broadcast
-// of A's pair against B's row of nr interleaved pairs, through vdpbf16ps.
+// contiguous. With depth groups (16 lanes of f32 or s32 sums) A and B are
+// packed narrow, kc is a multiple of the group and each step is one group
+// of depths: a 32-bit broadcast of A's group against B's row of nr groups,
+// through vdpbf16ps (bf16 pairs) or vpdpbusd (u8 quads of A, s8 of B).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
-                            const GemmTiling& t, bool strict, bool bf16_pairs) {
+                            const GemmTiling& t, bool strict,
+                            DepthGroups groups) {
   const std::string name = absl::StrCat(
       mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
-      elem->isDoubleTy() ? "_f64" : "_f32", strict ? "_strict" : "",
-      bf16_pairs ? "_bf16_pairs" : "");
+      elem->isDoubleTy() ? "_f64" : elem->isIntegerTy() ? "_s32" : "_f32",
+      strict ? "_strict" : "",
+      groups == DepthGroups::kBf16Pairs ? "_bf16_pairs"
+      : groups == DepthGroups::kS8Quads ? "_s8_quads"
+                                        : "");
   if (llvm::Function* f = mc.module().getFunction(name)) return f;
   llvm::LLVMContext& ctx = mc.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -205,38 +210,46 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   }
   b.CreateBr(body);
   b.SetInsertPoint(body);
-  // One pair of depths kp: B's row of nr column pairs, each row of A's pair
-  // broadcast as one 32-bit value, two products per lane into the sums.
-  llvm::Type* i16 = b.getInt16Ty();
-  llvm::Type* pair_vt = llvm::FixedVectorType::get(b.getBFloatTy(), 2 * t.lanes);
-  auto pair_step = [&](Value* kp) {
-    Value* brow =
-        b.CreateInBoundsGEP(i16, bp, b.CreateMul(kp, b.getInt64(2 * t.nr())));
+  // One group of depths kq: B's row of nr column groups, each row of A's
+  // group broadcast as one 32-bit value, `group` products per lane into the
+  // sums.
+  const bool bf16 = groups == DepthGroups::kBf16Pairs;
+  const int group = DepthGroupSize(groups);
+  llvm::Type* op_elem = bf16 ? b.getInt16Ty() : b.getInt8Ty();
+  llvm::Type* group_vt =
+      bf16 ? llvm::FixedVectorType::get(b.getBFloatTy(), 2 * t.lanes) : vt;
+  auto group_step = [&](Value* kq) {
+    Value* brow = b.CreateInBoundsGEP(
+        op_elem, bp, b.CreateMul(kq, b.getInt64(group * t.nr())));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
       bv[v] = b.CreateAlignedLoad(
-          pair_vt,
-          b.CreateConstInBoundsGEP1_64(i16, brow, int64_t{v} * 2 * t.lanes),
-          llvm::Align(2));
+          group_vt,
+          b.CreateConstInBoundsGEP1_64(op_elem, brow,
+                                       int64_t{v} * group * t.lanes),
+          llvm::Align(1));
     }
     for (int r = 0; r < t.mr; ++r) {
       Value* x = b.CreateAlignedLoad(
           b.getInt32Ty(),
-          b.CreateInBoundsGEP(i16, a_rows[r], b.CreateShl(kp, 1)),
-          llvm::Align(2));
-      x = b.CreateBitCast(b.CreateVectorSplat(t.lanes, x), pair_vt);
+          b.CreateInBoundsGEP(op_elem, a_rows[r],
+                              b.CreateMul(kq, b.getInt64(group))),
+          llvm::Align(1));
+      x = b.CreateBitCast(b.CreateVectorSplat(t.lanes, x), group_vt);
       for (int v = 0; v < t.vectors; ++v) {
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
         b.CreateStore(
-            b.CreateIntrinsic(llvm::Intrinsic::x86_avx512bf16_dpbf16ps_512, {},
-                              {b.CreateLoad(vt, slot), x, bv[v]}),
+            b.CreateIntrinsic(
+                bf16 ? llvm::Intrinsic::x86_avx512bf16_dpbf16ps_512
+                     : llvm::Intrinsic::x86_avx512_vpdpbusd_512,
+                {}, {b.CreateLoad(vt, slot), x, bv[v]}),
             slot);
       }
     }
   };
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
-    if (bf16_pairs) return pair_step(k);
+    if (groups != DepthGroups::kNone) return group_step(k);
     Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, b.getInt64(t.nr())));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
@@ -252,16 +265,17 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
         Value* old = b.CreateLoad(vt, slot);
         Value* sum =
-            strict ? b.CreateFAdd(old, b.CreateFMul(x, bv[v]))
-                   : b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vt},
-                                       {x, bv[v], old});
+            elem->isIntegerTy() ? b.CreateAdd(old, b.CreateMul(x, bv[v]))
+            : strict ? b.CreateFAdd(old, b.CreateFMul(x, bv[v]))
+                     : b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vt},
+                                         {x, bv[v], old});
         b.CreateStore(sum, slot);
       }
     }
   };
   // Four updates per iteration, then the rest.
   constexpr int kUnroll = 4;
-  Value* steps = bf16_pairs ? b.CreateLShr(kc, 1) : kc;
+  Value* steps = b.CreateUDiv(kc, b.getInt64(group));
   EmitForLoop(b, b.getInt64(0), b.CreateLShr(steps, 2), "k4", [&](Value* q) {
     Value* k0 = b.CreateShl(q, 2);
     for (int u = 0; u < kUnroll; ++u) step(b.CreateAdd(k0, b.getInt64(u)));
@@ -313,42 +327,70 @@ struct FirstError {
   }
 };
 
-// Where depth kk of column j sits in its panel: row-major kk x nr, or with
-// bf16 pairs row kk / 2 of nr pairs, column j's pair (kk even, kk odd).
+// The packed operands' element type: the sums' type, or with depth groups
+// the narrow one (bf16; s8, which A holds offset by 128 as u8).
+PrimitiveType PackedType(const GemmPlan& p) {
+  switch (p.groups) {
+    case DepthGroups::kBf16Pairs:
+      return PrimitiveType::kBF16;
+    case DepthGroups::kS8Quads:
+      return PrimitiveType::kS8;
+    case DepthGroups::kNone:
+      break;
+  }
+  return p.type;
+}
+
+// An operand's compute value as a packed element of A (`lhs`) or B.
+Value* ToPacked(llvm::IRBuilderBase& b, const GemmPlan& p, Value* v, bool lhs) {
+  if (p.groups == DepthGroups::kS8Quads && lhs) return b.CreateXor(v, b.getInt8(0x80));
+  // Widened s8 (or s32) operands of an s32 product.
+  if (p.type == PrimitiveType::kS32 && p.groups == DepthGroups::kNone) {
+    return b.CreateSExt(v, b.getInt32Ty());
+  }
+  return ComputeToStorage(b, v, PackedType(p));
+}
+
+// Where depth kk of column j sits in its panel: row kk / g of nr groups of
+// g depths side by side, column j's group, for groups of g (1: row-major
+// kk x nr).
 int64_t PanelOffset(const GemmPlan& p, int64_t kk, int64_t j) {
-  const int64_t nr = p.tiling.nr();
-  if (!p.bf16_pairs) return kk * nr + j;
-  return (kk & ~int64_t{1}) * nr + 2 * j + (kk & 1);
+  const int64_t g = p.group();
+  return (kk & ~(g - 1)) * p.tiling.nr() + g * j + (kk & (g - 1));
 }
 Value* PanelOffset(llvm::IRBuilderBase& b, const GemmPlan& p, Value* kk,
                    Value* j) {
-  const int64_t nr = p.tiling.nr();
-  if (!p.bf16_pairs) return b.CreateAdd(b.CreateMul(kk, b.getInt64(nr)), j);
+  const int64_t g = p.group();
   return b.CreateAdd(
-      b.CreateMul(b.CreateAnd(kk, b.getInt64(~int64_t{1})), b.getInt64(nr)),
-      b.CreateAdd(b.CreateShl(j, 1), b.CreateAnd(kk, b.getInt64(1))));
+      b.CreateMul(b.CreateAnd(kk, b.getInt64(~(g - 1))),
+                  b.getInt64(p.tiling.nr())),
+      b.CreateAdd(b.CreateMul(j, b.getInt64(g)),
+                  b.CreateAnd(kk, b.getInt64(g - 1))));
 }
 
 // The prologue: every batch's B into panels of nr columns at `bp`, panel q
 // of batch bt at element ((bt * n_pad + q * nr) * k_pad), k_pad x nr at
-// PanelOffset, zero beyond column n and (bf16 pairs) at depth k.
+// PanelOffset, zero beyond column n and depth k; with s8 quads then 128
+// times each column's sum at bp + packed_b_bytes (s32, batch x n_pad).
 absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
   llvm::IRBuilderBase& b = a.b;
-  llvm::Type* elem = p.bf16_pairs ? b.getInt16Ty()
-                                  : ComputeType(b.getContext(), p.type);
+  llvm::Type* elem = StorageType(b.getContext(), PackedType(p));
+  const llvm::Align align(StorageBytes(PackedType(p)));
   const int64_t nr = p.tiling.nr();
   const int64_t n = p.dims.n;
   const int64_t k = p.dims.k;
   FirstError err;
+  auto panel_base = [&](Value* bt, Value* q) {
+    return b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                   b.CreateMul(q, b.getInt64(nr))),
+                       b.getInt64(p.k_pad));
+  };
   auto panel = [&](Value* bt, Value* q, bool edge) {
-    Value* base = b.CreateMul(
-        b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
-                    b.CreateMul(q, b.getInt64(nr))),
-        b.getInt64(p.k_pad));
+    Value* base = panel_base(bt, q);
     auto store = [&](Value* kk, Value* j, Value* x) {
       b.CreateAlignedStore(
           x, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, j))),
-          llvm::Align(p.bf16_pairs ? 2 : StorageBytes(p.type)));
+          align);
     };
     EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
       EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
@@ -362,16 +404,18 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
         }
         absl::StatusOr<Value*> v = ReadB(b, p, a, bt, kk, col);
         if (!err.Take(v)) return;
-        Value* x = *v;
-        if (p.bf16_pairs) x = ComputeToStorage(b, x, PrimitiveType::kBF16);
+        Value* x = ToPacked(b, p, *v, /*lhs=*/false);
         if (edge) x = b.CreateSelect(valid, x, llvm::Constant::getNullValue(elem));
         store(kk, j, x);
       });
     });
     if (p.k_pad > k) {
-      EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.pad",
-                  [&](Value* j) {
-        store(b.getInt64(k), j, llvm::Constant::getNullValue(elem));
+      EmitForLoop(b, b.getInt64(k), b.getInt64(p.k_pad), "gemm.pack_b.pad",
+                  [&](Value* kk) {
+        EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.pad_j",
+                    [&](Value* j) {
+          store(kk, j, llvm::Constant::getNullValue(elem));
+        });
       });
     }
   };
@@ -381,22 +425,48 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
                 [&](Value* q) { panel(bt, q, false); });
     if (n % nr != 0) panel(bt, b.getInt64(n / nr), true);
   });
+  if (p.groups != DepthGroups::kS8Quads || !err.status.ok()) return err.status;
+  // The column offsets, from the packed panels (zero past n and k).
+  Value* offsets = b.CreateInBoundsGEP(b.getInt8Ty(), bp, b.getInt64(p.packed_b_bytes));
+  llvm::Type* i32 = b.getInt32Ty();
+  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch * p.n_pad),
+              "gemm.column_offsets", [&](Value* col) {
+    Value* bt = b.CreateUDiv(col, b.getInt64(p.n_pad));
+    Value* j = b.CreateURem(col, b.getInt64(p.n_pad));
+    Value* base = panel_base(bt, b.CreateUDiv(j, b.getInt64(nr)));
+    Value* jr = b.CreateURem(j, b.getInt64(nr));
+    llvm::AllocaInst* sum = EntryAlloca(b, i32, "gemm.column_sum");
+    b.CreateStore(b.getInt32(0), sum);
+    EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.column_sum.k", [&](Value* kk) {
+      Value* x = b.CreateAlignedLoad(
+          elem, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, jr))),
+          align);
+      b.CreateStore(b.CreateAdd(b.CreateLoad(i32, sum), b.CreateSExt(x, i32)), sum);
+    });
+    b.CreateAlignedStore(b.CreateShl(b.CreateLoad(i32, sum), 7),
+                         b.CreateInBoundsGEP(i32, offsets, col), llvm::Align(4));
+  });
   return err.status;
 }
 
 // B's panels computed at compile time from the constant operand, in the
-// layout PackB writes (zero-initialised, so the padding is zero).
-std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
-                                             const Literal& rhs) {
+// layout PackB writes (zero-initialised, so the padding is zero), and with
+// s8 quads the column offsets; left unset for operands it cannot read.
+void PackConstantB(GemmPlan& p, const Literal& rhs) {
   const PrimitiveType src = rhs.shape().element_type();
-  if (rhs.elided() || (src != p.type && !(src == PrimitiveType::kBF16 &&
-                                          p.type == PrimitiveType::kF32))) {
-    return nullptr;
+  const PrimitiveType packed_type = PackedType(p);
+  if (rhs.elided() || (src != packed_type && !(src == PrimitiveType::kBF16 &&
+                                               packed_type == PrimitiveType::kF32))) {
+    return;
   }
   const int64_t nr = p.tiling.nr();
   const int64_t total = p.dims.batch * p.n_pad * p.k_pad;
-  auto packed = std::make_shared<Literal>(Shape::Array(
-      p.bf16_pairs ? PrimitiveType::kBF16 : p.type, {total}));
+  auto packed = std::make_shared<Literal>(Shape::Array(packed_type, {total}));
+  std::shared_ptr<Literal> offsets;
+  if (p.groups == DepthGroups::kS8Quads) {
+    offsets = std::make_shared<Literal>(
+        Shape::Array(PrimitiveType::kS32, {p.dims.batch * p.n_pad}));
+  }
   const Shape& shape = rhs.shape();
   std::vector<int64_t> strides(shape.rank(), 1);
   for (int64_t d = shape.rank() - 1; d > 0; --d) {
@@ -419,17 +489,32 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
         for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
         const int64_t at = (bt * p.n_pad + col / nr * nr) * p.k_pad +
                            PanelOffset(p, kk, col % nr);
-        if (p.bf16_pairs) {
-          packed->Set<uint16_t>(at, rhs.Get<uint16_t>(linear));
-        } else if (p.type == PrimitiveType::kF64) {
-          packed->Set<double>(at, value(linear));
-        } else {
-          packed->Set<float>(at, static_cast<float>(value(linear)));
+        switch (packed_type) {
+          case PrimitiveType::kBF16:
+            packed->Set<uint16_t>(at, rhs.Get<uint16_t>(linear));
+            break;
+          case PrimitiveType::kS8: {
+            const int8_t x = rhs.Get<int8_t>(linear);
+            packed->Set<int8_t>(at, x);
+            const int64_t o = bt * p.n_pad + col;
+            // 128 times the column's sum, |sum| <= 128 k: wraps like the
+            // kernel's s32 sums.
+            offsets->Set<int32_t>(
+                o, static_cast<int32_t>(static_cast<uint32_t>(offsets->Get<int32_t>(o)) +
+                                        (static_cast<uint32_t>(int32_t{x}) << 7)));
+            break;
+          }
+          case PrimitiveType::kF64:
+            packed->Set<double>(at, value(linear));
+            break;
+          default:
+            packed->Set<float>(at, static_cast<float>(value(linear)));
         }
       }
     }
   }
-  return packed;
+  p.packed_b = std::move(packed);
+  p.column_offsets = std::move(offsets);
 }
 
 absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
@@ -440,12 +525,20 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t eb = StorageBytes(p.type);
   const int64_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
   const int64_t nr = t.nr();
-  // The packed operands' elements: bf16 bits with bf16 pairs.
-  llvm::Type* op_elem = p.bf16_pairs ? b.getInt16Ty() : elem;
-  const int64_t op_bytes = p.bf16_pairs ? 2 : eb;
+  // The packed operands' elements: bf16 bits or s8 with depth groups.
+  llvm::Type* op_elem = StorageType(ctx, PackedType(p));
+  const int64_t op_bytes = StorageBytes(PackedType(p));
   llvm::Function* kernel =
-      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.bf16_pairs);
+      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
   Value* bp = p.packed_b != nullptr ? a.mc.ConstantGlobal(*p.packed_b) : a.scratch;
+  // s8 quads: 128 times B's column sums, taken off each sum.
+  Value* column_offsets = nullptr;
+  if (p.groups == DepthGroups::kS8Quads) {
+    column_offsets = p.column_offsets != nullptr
+                         ? a.mc.ConstantGlobal(*p.column_offsets)
+                         : b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
+                                               b.getInt64(p.packed_b_bytes));
+  }
   Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
                                      b.getInt64(p.b_bytes));
   ElementalEmitter emitter(a.mc, b);
@@ -570,9 +663,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 if (!err.status.ok()) return;
                 absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
                 if (!err.Take(v)) return;
-                Value* x = p.bf16_pairs ? ComputeToStorage(b, *v, PrimitiveType::kBF16)
-                                        : *v;
-                b.CreateAlignedStore(x, op_at(dst, kk), llvm::Align(op_bytes));
+                b.CreateAlignedStore(ToPacked(b, p, *v, /*lhs=*/true), op_at(dst, kk),
+                                     llvm::Align(op_bytes));
               });
               if (p.k_pad != k) {
                 EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
@@ -610,14 +702,21 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           Value* row = b.CreateAdd(i0, r);
           EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
             if (!err.status.ok()) return;
-            Value* sum = RoundToStorage(
-                b,
-                b.CreateAlignedLoad(
-                    elem,
-                    at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
-                                       b.CreateSub(j, j0))),
-                    llvm::Align(eb)),
-                p.result);
+            Value* sum = b.CreateAlignedLoad(
+                elem,
+                at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
+                                   b.CreateSub(j, j0))),
+                llvm::Align(eb));
+            if (column_offsets != nullptr) {
+              sum = b.CreateSub(
+                  sum, b.CreateAlignedLoad(
+                           elem,
+                           b.CreateInBoundsGEP(
+                               elem, column_offsets,
+                               b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)), j)),
+                           llvm::Align(4)));
+            }
+            sum = RoundToStorage(b, sum, p.result);
             Index o;
             const IrArray& out = a.out[0];
             if (p.conv) {
@@ -652,16 +751,26 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   return err.status;
 }
 
-// Whether the product multiplies bf16 pairs (GemmPlan::bf16_pairs): a dot of
-// two bf16 operands into f32 or bf16 on a target with the instruction and
-// 16-lane f32 vectors.
-bool UsesBf16Pairs(const GemmPlan& g, const TargetInfo& target) {
+// The depth groups of a product (GemmPlan::groups), on a target with the
+// instruction and 16-lane vectors: bf16 pairs for two bf16 operands into
+// f32 or bf16, s8 quads for two s8 operands into s32.
+DepthGroups ChooseDepthGroups(const GemmPlan& g, const TargetInfo& target) {
   const Instruction& dot = *g.site.dot;
-  return target.bf16_pair_dot && target.vector_bytes == 64 && !g.conv &&
-         g.type == PrimitiveType::kF32 &&
-         (g.result == PrimitiveType::kF32 || g.result == PrimitiveType::kBF16) &&
-         dot.operand(0)->shape().element_type() == PrimitiveType::kBF16 &&
-         dot.operand(1)->shape().element_type() == PrimitiveType::kBF16;
+  auto operands_are = [&](PrimitiveType t) {
+    return dot.operand(0)->shape().element_type() == t &&
+           dot.operand(1)->shape().element_type() == t;
+  };
+  if (target.vector_bytes != 64 || g.conv) return DepthGroups::kNone;
+  if (target.bf16_pair_dot && g.type == PrimitiveType::kF32 &&
+      (g.result == PrimitiveType::kF32 || g.result == PrimitiveType::kBF16) &&
+      operands_are(PrimitiveType::kBF16)) {
+    return DepthGroups::kBf16Pairs;
+  }
+  if (target.s8_quad_dot && g.type == PrimitiveType::kS32 &&
+      operands_are(PrimitiveType::kS8)) {
+    return DepthGroups::kS8Quads;
+  }
+  return DepthGroups::kNone;
 }
 
 // Whether an operand of a dot into `result` is computed in f32 (f64) without
@@ -669,6 +778,10 @@ bool UsesBf16Pairs(const GemmPlan& g, const TargetInfo& target) {
 // first, so into f16 or bf16 only that type qualifies.
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
   if (result == PrimitiveType::kF64) return operand == PrimitiveType::kF64;
+  // Exact in s32 sums that wrap as the evaluator's do.
+  if (result == PrimitiveType::kS32) {
+    return operand == PrimitiveType::kS8 || operand == PrimitiveType::kS32;
+  }
   if (result == PrimitiveType::kF16 || result == PrimitiveType::kBF16) {
     return operand == result;
   }
@@ -717,7 +830,8 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   const bool half_result =
       result == PrimitiveType::kF16 || result == PrimitiveType::kBF16;
   const PrimitiveType type = half_result ? PrimitiveType::kF32 : result;
-  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64) ||
+  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64 &&
+       type != PrimitiveType::kS32) ||
       !OperandComputesAs(dot.operand(0)->shape().element_type(), result) ||
       !OperandComputesAs(dot.operand(1)->shape().element_type(), result)) {
     return std::nullopt;
@@ -728,7 +842,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->result = result;
   if (dot.opcode() == Opcode::kConvolution) {
     // A convolution reads its input's rows in place, in the sums' type.
-    if (half_result) return std::nullopt;
+    if (half_result || type == PrimitiveType::kS32) return std::nullopt;
     std::optional<ConvGemm> conv = DescribeConvolution(dot);
     if (!conv.has_value()) return std::nullopt;
     g->conv = std::move(conv);
@@ -745,17 +859,17 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     return std::nullopt;
   }
   const int eb = StorageBytes(type);
-  g->bf16_pairs = UsesBf16Pairs(*g, target);
-  g->k_pad = g->bf16_pairs ? RoundUp(d.k, 2) : d.k;
+  g->groups = ChooseDepthGroups(*g, target);
+  g->k_pad = RoundUp(d.k, g->group());
   // The packed operands' element bytes.
-  const int op_bytes = g->bf16_pairs ? 2 : eb;
+  const int op_bytes = StorageBytes(PackedType(*g));
   // A convolution's depth slices stay within one tap's features.
   g->tiling = ChooseGemmTiling(
       eb, target, d.m, g->conv && !g->conv->packed ? g->conv->features : g->k_pad,
       op_bytes);
   GemmTiling& t = g->tiling;
-  // Slices of whole pairs.
-  if (g->bf16_pairs) t.kc = std::max<int64_t>(2, t.kc & ~int64_t{1});
+  // Slices of whole groups.
+  t.kc = std::max<int64_t>(g->group(), t.kc / g->group() * g->group());
   if (g->conv && g->conv->packed) {
     ConvGemm& c = *g->conv;
     const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
@@ -772,18 +886,24 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->blocks = (d.m + t.mc - 1) / t.mc;
   const Instruction* rhs = inst.operand(site->rhs);
   if (rhs->opcode() == Opcode::kConstant) {
-    g->packed_b = PackConstantB(*g, rhs->literal());
+    PackConstantB(*g, rhs->literal());
   }
   // A's rows can be read in place when its one contracting dimension is the
   // most minor and it holds the result's type.
   const Shape& lhs = dot.operand(0)->shape();
-  // With bf16 pairs the operand is bf16 and its rows hold whole pairs.
+  // With bf16 pairs the operand is bf16 and its rows hold whole pairs; s8
+  // quads offset A, so it is always packed.
   g->direct_a = !g->conv && d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
-                lhs.element_type() == (g->bf16_pairs ? PrimitiveType::kBF16 : type) &&
-                g->k_pad == d.k;
+                lhs.element_type() == PackedType(*g) &&
+                g->groups != DepthGroups::kS8Quads && g->k_pad == d.k;
+  g->packed_b_bytes = AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
   g->b_bytes =
-      g->packed_b != nullptr ? 0 : AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
+      g->packed_b != nullptr
+          ? 0
+          : g->packed_b_bytes + (g->groups == DepthGroups::kS8Quads
+                                     ? AlignUp(d.batch * g->n_pad * 4)
+                                     : 0);
   g->a_bytes = g->direct_a || (g->conv && !g->conv->packed)
                    ? 0
                    : AlignUp(t.mc * t.kc * op_bytes);

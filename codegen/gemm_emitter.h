@@ -64,7 +64,8 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // operands compute in the result's type (f16 and bf16 operands widen to
 // f32 when packed, or multiply as bf16 pairs where the target has
 // vdpbf16ps), or with f16 / bf16 results and operands, summed in f32 and
-// rounded once; any dimension numbers, at least kGemmMinRows rows and
+// rounded once, or with s32 results of s8 / s32 operands (exact, wrapping;
+// s8 quads on vpdpbusd where the target has it); any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
 // Also a convolution with one feature and batch group, no input dilation
 // and its input's features the most minor dimension (NHWC).
