@@ -23,7 +23,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "codegen/codegen_test_util.h"
 #include "codegen/gemm_emitter.h"
 #include "codegen/strategy.h"
@@ -149,6 +148,17 @@ std::string ConstantText(const Literal& x) {
   return text;
 }
 
+// The plan of `hlo`'s root on `target` is a gemm that packs nothing at run
+// time: its constant weights were packed by the compiler.
+void ExpectPackedAtCompileTime(const std::string& hlo, const TargetInfo& target) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root(), target);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "gemm");
+  EXPECT_FALSE(plan->prologue);
+}
+
 bool HostHasBf16PairDot() {
   return absl::StrContains(HostFeatures(), "+avx512bf16") &&
          absl::StrContains(HostFeatures(), "+avx512f");
@@ -271,20 +281,11 @@ TEST(GemmBf16E2eTest, DenormalInputsReadAsZeroOnlyWithTheInstruction) {
 TEST(GemmBf16E2eTest, ConstantWeightsArePackedInPairsAtCompileTime) {
   const DotCase c{"24,33", "33,40", "24,40", kMatMul};
   CheckAgainstEvaluator(c, /*constant_weights=*/true);
-  // The plan for a target with the instruction packs nothing at run time.
-  const std::string hlo = c.Hlo(absl::StrCat(
-      "{", absl::StrJoin(std::vector<std::string>(33, absl::StrCat(
-                             "{", absl::StrJoin(std::vector<int>(40, 1), ","), "}")),
-                         ","),
-      "}"));
-  auto constant = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(constant.ok()) << constant.status();
   TargetInfo avx512_bf16{64, 32, 48 << 10, 1 << 20};
   avx512_bf16.bf16_pair_dot = true;
-  auto plan = PlanInstruction(*(*constant)->entry()->root(), avx512_bf16);
-  ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->name, "gemm");
-  EXPECT_FALSE(plan->prologue);
+  ExpectPackedAtCompileTime(
+      c.Hlo(ConstantText(Operand(Shape::Array(P::kBF16, {33, 40}), 1))),
+      avx512_bf16);
 }
 
 bool HostHasS8QuadDot() {
@@ -385,14 +386,9 @@ TEST(GemmS8E2eTest, ConstantWeightsAndTheirColumnOffsetsArePackedAtCompileTime) 
   const Literal a = S8Operand(Shape::Array(P::kS8, {24, 37}), 11);
   const Literal b = S8Operand(Shape::Array(P::kS8, {37, 40}), 12);
   CheckS8AgainstEvaluator(c, a, b, /*constant_weights=*/true);
-  auto module = LoadModuleFromString(c.Hlo(ConstantText(b)), "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
   TargetInfo avx512_vnni{64, 32, 48 << 10, 1 << 20};
   avx512_vnni.s8_quad_dot = true;
-  auto plan = PlanInstruction(*(*module)->entry()->root(), avx512_vnni);
-  ASSERT_TRUE(plan.ok()) << plan.status();
-  EXPECT_EQ(plan->name, "gemm");
-  EXPECT_FALSE(plan->prologue);
+  ExpectPackedAtCompileTime(c.Hlo(ConstantText(b)), avx512_vnni);
 }
 
 }  // namespace
