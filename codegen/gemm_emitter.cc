@@ -504,6 +504,9 @@ void PackConstantB(GemmPlan& p, const Literal& rhs) {
                                         (static_cast<uint32_t>(int32_t{x}) << 7)));
             break;
           }
+          case PrimitiveType::kS32:
+            packed->Set<int32_t>(at, rhs.Get<int32_t>(linear));
+            break;
           case PrimitiveType::kF64:
             packed->Set<double>(at, value(linear));
             break;

@@ -119,7 +119,7 @@ std::optional<Literal> Evaluate(const std::string& hlo,
   return *r->Leaves()[0];
 }
 
-// A bf16 or s8 array's values as constant text: row-major nested braces,
+// A bf16, s8 or s32 array's values as constant text: row-major nested braces,
 // bf16 values printed exactly from their bits.
 std::string ConstantText(const Literal& x) {
   std::string text = "{";
@@ -134,6 +134,10 @@ std::string ConstantText(const Literal& x) {
       }
       if (x.shape().element_type() == P::kS8) {
         absl::StrAppend(&text, int{x.Get<int8_t>(at++)});
+        continue;
+      }
+      if (x.shape().element_type() == P::kS32) {
+        absl::StrAppend(&text, x.Get<int32_t>(at++));
         continue;
       }
       const uint32_t bits = uint32_t{Bits(x, at++)} << 16;
@@ -293,17 +297,21 @@ bool HostHasS8QuadDot() {
          absl::StrContains(HostFeatures(), "+avx512f");
 }
 
-// Uniform s8 values over the whole range, -128 and 127 included.
+// Uniform s8 (s32) values over the whole range, -128 and 127 included.
 Literal S8Operand(const Shape& shape, uint64_t seed) {
   std::mt19937_64 rng(seed);
   Literal x(shape);
   for (int64_t i = 0; i < x.element_count(); ++i) {
-    x.Set<int8_t>(i, static_cast<int8_t>(rng() >> 56));
+    if (shape.element_type() == P::kS32) {
+      x.Set<int32_t>(i, static_cast<int32_t>(rng() >> 32));
+    } else {
+      x.Set<int8_t>(i, static_cast<int8_t>(rng() >> 56));
+    }
   }
   return x;
 }
 
-// s8 x s8 -> s32 sums are exact integers modulo 2^32 in the evaluator, in
+// s8 x s8 (or s32) -> s32 sums are exact integers modulo 2^32 in the evaluator, in
 // the widened kernel and with vpdpbusd (A offset by 128, B's column sums
 // taken off): the results must agree bit for bit, on this host and on
 // x86-64-v3.
@@ -325,7 +333,7 @@ void CheckS8AgainstEvaluator(const DotCase& c, const Literal& a,
     const std::optional<Literal> got = RunOnCpu(compiled_hlo, args, cpu, &assembly);
     ASSERT_TRUE(got.has_value());
     EXPECT_EQ(assembly.find("vpdpbusd") != std::string::npos,
-              cpu.empty() && HostHasS8QuadDot() && gemm);
+              cpu.empty() && HostHasS8QuadDot() && gemm && c.in_type == "s8");
     const std::vector<int32_t> g = Values<P::kS32>(*got), w = Values<P::kS32>(*want);
     ASSERT_EQ(g.size(), w.size());
     for (size_t i = 0; i < g.size(); ++i) ASSERT_EQ(g[i], w[i]) << "element " << i;
@@ -389,6 +397,11 @@ TEST(GemmS8E2eTest, ConstantWeightsAndTheirColumnOffsetsArePackedAtCompileTime) 
   TargetInfo avx512_vnni{64, 32, 48 << 10, 1 << 20};
   avx512_vnni.s8_quad_dot = true;
   ExpectPackedAtCompileTime(c.Hlo(ConstantText(b)), avx512_vnni);
+  // s32 operands widen on every target; their products wrap mod 2^32.
+  const DotCase wide{"24,37", "37,40", "24,40", kMatMul, "s32", "s32"};
+  CheckS8AgainstEvaluator(wide, S8Operand(Shape::Array(P::kS32, {24, 37}), 13),
+                          S8Operand(Shape::Array(P::kS32, {37, 40}), 14),
+                          /*constant_weights=*/true);
 }
 
 }  // namespace
