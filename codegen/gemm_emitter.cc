@@ -344,6 +344,12 @@ PrimitiveType PackedType(const GemmPlan& p) {
 // An operand's compute value as a packed element of A (`lhs`) or B.
 Value* ToPacked(llvm::IRBuilderBase& b, const GemmPlan& p, Value* v, bool lhs) {
   if (p.groups == DepthGroups::kS8Quads && lhs) return b.CreateXor(v, b.getInt8(0x80));
+  // A bf16 operand's compute value is a bf16 value widened (ir_types.h): its
+  // top 16 bits are the bf16 bits, with no rounding to do.
+  if (p.groups == DepthGroups::kBf16Pairs) {
+    return b.CreateTrunc(b.CreateLShr(b.CreateBitCast(v, b.getInt32Ty()), 16),
+                         b.getInt16Ty());
+  }
   // Widened s8 (or s32) operands of an s32 product.
   if (p.type == PrimitiveType::kS32 && p.groups == DepthGroups::kNone) {
     return b.CreateSExt(v, b.getInt32Ty());
