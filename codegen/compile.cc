@@ -341,6 +341,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   TargetInfo target = DescribeTarget(*tm);
   if (options.l1_cache_bytes > 0) target.l1_bytes = options.l1_cache_bytes;
   if (options.l2_cache_bytes > 0) target.l2_bytes = options.l2_cache_bytes;
+  if (options.strict_fp) target.bf16_pair_dot = false;
   mc.set_target(target);
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;

@@ -171,6 +171,12 @@ ENTRY e {
   b = f32[35,41]{0,1} parameter(1)
   ROOT d = f32[23,41]{0,1} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })", {{23, 35}, {35, 41}}},
+      {"f16 into f16, summed in f32", R"(HloModule m
+ENTRY e {
+  a = f16[5,29,31] parameter(0)
+  b = f16[5,31,37] parameter(1)
+  ROOT d = f16[5,29,37] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+})", {{5, 29, 31}, {5, 31, 37}}},
       {"f64", R"(HloModule m
 ENTRY e {
   a = f64[29,31] parameter(0)
@@ -236,6 +242,35 @@ ENTRY e {
   ExpectMatchesEvaluator(
       hlo, {RandomLiteral(Shape::Array(P::kBF16, {24, 40}), 3, 0),
             RandomLiteral(Shape::Array(P::kBF16, {40, 36}), 3, 1)});
+}
+
+TEST(GemmE2eTest, Bf16ResultsRoundBeforeTheEpilogue) {
+  // Each row of x is (1, 2^-8, 2^-10, 0...), w is all ones: the f32 sum
+  // 1 + 2^-8 + 2^-10 rounds to bf16 1 + 2^-7 (7 fraction bits), and the
+  // fused bias of -1 gives 2^-7; without that rounding it would be 1.25 2^-8.
+  const char* hlo = R"(HloModule m
+ENTRY e {
+  x = bf16[64,16] parameter(0)
+  w = bf16[16,16] parameter(1)
+  d = bf16[64,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  one = bf16[] constant(1)
+  ob = bf16[64,16] broadcast(one), dimensions={}
+  ROOT r = bf16[64,16] subtract(d, ob)
+})";
+  EXPECT_EQ(PlanName(hlo, /*optimize=*/true), "gemm");
+  Literal x(Shape::Array(P::kBF16, {64, 16}));
+  Literal w(Shape::Array(P::kBF16, {16, 16}));
+  for (int64_t i = 0; i < 64; ++i) {
+    x.Set<uint16_t>(i * 16, 0x3f80);      // 1
+    x.Set<uint16_t>(i * 16 + 1, 0x3b80);  // 2^-8
+    x.Set<uint16_t>(i * 16 + 2, 0x3a80);  // 2^-10
+  }
+  for (int64_t i = 0; i < 256; ++i) w.Set<uint16_t>(i, 0x3f80);
+  auto r = CompileAndRun(hlo, {x, w}, 2, /*optimize=*/true);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (int64_t i = 0; i < 64 * 16; ++i) {
+    ASSERT_EQ((*r)[0].Get<uint16_t>(i), 0x3c00) << i;  // 2^-7
+  }
 }
 
 TEST(GemmE2eTest, ConstantWeightsArePackedAtCompileTime) {

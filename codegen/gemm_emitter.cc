@@ -15,6 +15,7 @@
 #include "codegen/parallel_loops.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsX86.h"
 
 namespace aotc::codegen {
 namespace {
@@ -141,12 +142,21 @@ struct IrOps {
 // C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
 // where row r of A is the kc contiguous elements at rows[r] (a packed
 // panel's row, or the operand itself) and the B-panel is kc rows of nr
-// contiguous elements, ldb apart (nr for a packed panel).
+// contiguous elements, ldb apart (nr for a packed panel). With depth groups
+// (16 lanes of f32 or s32 sums) A and B are packed narrow, kc is a multiple
+// of the group and each step is one group of depths: a 32-bit broadcast of
+// A's group against B's row of nr groups (group * ldb narrow elements),
+// through vdpbf16ps (bf16 pairs) or vpdpbusd (u8 quads of A, s8 of B).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
-                            const GemmTiling& t, bool strict) {
+                            const GemmTiling& t, bool strict,
+                            DepthGroups groups) {
   const std::string name = absl::StrCat(
       mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
-      elem->isDoubleTy() ? "_f64" : "_f32", strict ? "_strict" : "");
+      elem->isDoubleTy() ? "_f64" : elem->isIntegerTy() ? "_s32" : "_f32",
+      strict ? "_strict" : "",
+      groups == DepthGroups::kBf16Pairs ? "_bf16_pairs"
+      : groups == DepthGroups::kS8Quads ? "_s8_quads"
+                                        : "");
   if (llvm::Function* f = mc.module().getFunction(name)) return f;
   llvm::LLVMContext& ctx = mc.context();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
@@ -203,8 +213,46 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
   }
   b.CreateBr(body);
   b.SetInsertPoint(body);
+  // One group of depths kq: B's row of nr column groups, each row of A's
+  // group broadcast as one 32-bit value, `group` products per lane into the
+  // sums.
+  const bool bf16 = groups == DepthGroups::kBf16Pairs;
+  const int group = DepthGroupSize(groups);
+  llvm::Type* op_elem = bf16 ? b.getInt16Ty() : b.getInt8Ty();
+  llvm::Type* group_vt =
+      bf16 ? llvm::FixedVectorType::get(b.getBFloatTy(), 2 * t.lanes) : vt;
+  auto group_step = [&](Value* kq) {
+    Value* brow = b.CreateInBoundsGEP(
+        op_elem, bp, b.CreateMul(kq, b.CreateMul(ldb, b.getInt64(group))));
+    std::vector<Value*> bv(t.vectors);
+    for (int v = 0; v < t.vectors; ++v) {
+      bv[v] = b.CreateAlignedLoad(
+          group_vt,
+          b.CreateConstInBoundsGEP1_64(op_elem, brow,
+                                       int64_t{v} * group * t.lanes),
+          llvm::Align(1));
+    }
+    for (int r = 0; r < t.mr; ++r) {
+      Value* x = b.CreateAlignedLoad(
+          b.getInt32Ty(),
+          b.CreateInBoundsGEP(op_elem, a_rows[r],
+                              b.CreateMul(kq, b.getInt64(group))),
+          llvm::Align(1));
+      x = b.CreateBitCast(b.CreateVectorSplat(t.lanes, x), group_vt);
+      for (int v = 0; v < t.vectors; ++v) {
+        llvm::AllocaInst* slot = acc[r * t.vectors + v];
+        b.CreateStore(
+            b.CreateIntrinsic(
+                bf16 ? llvm::Intrinsic::x86_avx512bf16_dpbf16ps_512
+                     : llvm::Intrinsic::x86_avx512_vpdpbusd_512,
+                {}, {b.CreateLoad(vt, slot), x, bv[v]}),
+            slot);
+      }
+    }
+  };
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
+    if (groups != DepthGroups::kNone) return group_step(k);
     Value* brow = b.CreateInBoundsGEP(elem, bp, b.CreateMul(k, ldb));
     std::vector<Value*> bv(t.vectors);
     for (int v = 0; v < t.vectors; ++v) {
@@ -220,21 +268,23 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
         Value* old = b.CreateLoad(vt, slot);
         Value* sum =
-            strict ? b.CreateFAdd(old, b.CreateFMul(x, bv[v]))
-                   : b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vt},
-                                       {x, bv[v], old});
+            elem->isIntegerTy() ? b.CreateAdd(old, b.CreateMul(x, bv[v]))
+            : strict ? b.CreateFAdd(old, b.CreateFMul(x, bv[v]))
+                     : b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {vt},
+                                         {x, bv[v], old});
         b.CreateStore(sum, slot);
       }
     }
   };
   // Four updates per iteration, then the rest.
   constexpr int kUnroll = 4;
-  EmitForLoop(b, b.getInt64(0), b.CreateLShr(kc, 2), "k4", [&](Value* q) {
+  Value* steps = b.CreateUDiv(kc, b.getInt64(group));
+  EmitForLoop(b, b.getInt64(0), b.CreateLShr(steps, 2), "k4", [&](Value* q) {
     Value* k0 = b.CreateShl(q, 2);
     for (int u = 0; u < kUnroll; ++u) step(b.CreateAdd(k0, b.getInt64(u)));
   });
-  EmitForLoop(b, b.CreateAnd(kc, b.getInt64(~int64_t{kUnroll - 1})), kc, "k",
-              step);
+  EmitForLoop(b, b.CreateAnd(steps, b.getInt64(~int64_t{kUnroll - 1})), steps,
+              "k", step);
   for (int r = 0; r < t.mr; ++r) {
     for (int v = 0; v < t.vectors; ++v) {
       b.CreateAlignedStore(b.CreateLoad(vt, acc[r * t.vectors + v]),
@@ -280,21 +330,77 @@ struct FirstError {
   }
 };
 
+// The packed operands' element type: the sums' type, or with depth groups
+// the narrow one (bf16; s8, which A holds offset by 128 as u8).
+PrimitiveType PackedType(const GemmPlan& p) {
+  switch (p.groups) {
+    case DepthGroups::kBf16Pairs:
+      return PrimitiveType::kBF16;
+    case DepthGroups::kS8Quads:
+      return PrimitiveType::kS8;
+    case DepthGroups::kNone:
+      break;
+  }
+  return p.type;
+}
+
+// An operand's compute value as a packed element of A (`lhs`) or B.
+Value* ToPacked(llvm::IRBuilderBase& b, const GemmPlan& p, Value* v, bool lhs) {
+  if (p.groups == DepthGroups::kS8Quads && lhs) return b.CreateXor(v, b.getInt8(0x80));
+  // A bf16 operand's compute value is a bf16 value widened (ir_types.h): its
+  // top 16 bits are the bf16 bits, with no rounding to do.
+  if (p.groups == DepthGroups::kBf16Pairs) {
+    return b.CreateTrunc(b.CreateLShr(b.CreateBitCast(v, b.getInt32Ty()), 16),
+                         b.getInt16Ty());
+  }
+  // Widened s8 (or s32) operands of an s32 product.
+  if (p.type == PrimitiveType::kS32 && p.groups == DepthGroups::kNone) {
+    return b.CreateSExt(v, b.getInt32Ty());
+  }
+  return ComputeToStorage(b, v, PackedType(p));
+}
+
+// Where depth kk of column j sits in its panel: row kk / g of nr groups of
+// g depths side by side, column j's group, for groups of g (1: row-major
+// kk x nr).
+int64_t PanelOffset(const GemmPlan& p, int64_t kk, int64_t j) {
+  const int64_t g = p.group();
+  return (kk & ~(g - 1)) * p.tiling.nr() + g * j + (kk & (g - 1));
+}
+Value* PanelOffset(llvm::IRBuilderBase& b, const GemmPlan& p, Value* kk,
+                   Value* j) {
+  const int64_t g = p.group();
+  return b.CreateAdd(
+      b.CreateMul(b.CreateAnd(kk, b.getInt64(~(g - 1))),
+                  b.getInt64(p.tiling.nr())),
+      b.CreateAdd(b.CreateMul(j, b.getInt64(g)),
+                  b.CreateAnd(kk, b.getInt64(g - 1))));
+}
+
 // The prologue: every batch's B into panels of nr columns at `bp`, panel q
-// of batch bt at element ((bt * n_pad + q * nr) * k), row-major k x nr,
-// zero beyond column n.
+// of batch bt at element ((bt * n_pad + q * nr) * k_pad), k_pad x nr at
+// PanelOffset, zero beyond column n and depth k; with s8 quads then 128
+// times each column's sum at bp + packed_b_bytes (s32, batch x n_pad).
 absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
   llvm::IRBuilderBase& b = a.b;
-  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  llvm::Type* elem = StorageType(b.getContext(), PackedType(p));
+  const llvm::Align align(StorageBytes(PackedType(p)));
   const int64_t nr = p.tiling.nr();
   const int64_t n = p.dims.n;
   const int64_t k = p.dims.k;
   FirstError err;
+  auto panel_base = [&](Value* bt, Value* q) {
+    return b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                   b.CreateMul(q, b.getInt64(nr))),
+                       b.getInt64(p.k_pad));
+  };
   auto panel = [&](Value* bt, Value* q, bool edge) {
-    Value* base = b.CreateMul(
-        b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
-                    b.CreateMul(q, b.getInt64(nr))),
-        b.getInt64(k));
+    Value* base = panel_base(bt, q);
+    auto store = [&](Value* kk, Value* j, Value* x) {
+      b.CreateAlignedStore(
+          x, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, j))),
+          align);
+    };
     EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
       EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
                   [&](Value* j) {
@@ -307,22 +413,47 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
         }
         absl::StatusOr<Value*> v = ReadB(b, p, a, bt, kk, col);
         if (!err.Take(v)) return;
-        Value* x = *v;
-        if (edge) x = b.CreateSelect(valid, x, llvm::ConstantFP::get(elem, 0));
-        b.CreateAlignedStore(
-            x,
-            b.CreateInBoundsGEP(
-                elem, bp,
-                b.CreateAdd(base, b.CreateAdd(b.CreateMul(kk, b.getInt64(nr)), j))),
-            llvm::Align(StorageBytes(p.type)));
+        Value* x = ToPacked(b, p, *v, /*lhs=*/false);
+        if (edge) x = b.CreateSelect(valid, x, llvm::Constant::getNullValue(elem));
+        store(kk, j, x);
       });
     });
+    if (p.k_pad > k) {
+      EmitForLoop(b, b.getInt64(k), b.getInt64(p.k_pad), "gemm.pack_b.pad",
+                  [&](Value* kk) {
+        EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.pad_j",
+                    [&](Value* j) {
+          store(kk, j, llvm::Constant::getNullValue(elem));
+        });
+      });
+    }
   };
   EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.pack_b",
               [&](Value* bt) {
     EmitForLoop(b, b.getInt64(0), b.getInt64(n / nr), "gemm.pack_b.q",
                 [&](Value* q) { panel(bt, q, false); });
     if (n % nr != 0) panel(bt, b.getInt64(n / nr), true);
+  });
+  if (p.groups != DepthGroups::kS8Quads || !err.status.ok()) return err.status;
+  // The column offsets, from the packed panels (zero past n and k).
+  Value* offsets = b.CreateInBoundsGEP(b.getInt8Ty(), bp, b.getInt64(p.packed_b_bytes));
+  llvm::Type* i32 = b.getInt32Ty();
+  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch * p.n_pad),
+              "gemm.column_offsets", [&](Value* col) {
+    Value* bt = b.CreateUDiv(col, b.getInt64(p.n_pad));
+    Value* j = b.CreateURem(col, b.getInt64(p.n_pad));
+    Value* base = panel_base(bt, b.CreateUDiv(j, b.getInt64(nr)));
+    Value* jr = b.CreateURem(j, b.getInt64(nr));
+    llvm::AllocaInst* sum = EntryAlloca(b, i32, "gemm.column_sum");
+    b.CreateStore(b.getInt32(0), sum);
+    EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.column_sum.k", [&](Value* kk) {
+      Value* x = b.CreateAlignedLoad(
+          elem, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, jr))),
+          align);
+      b.CreateStore(b.CreateAdd(b.CreateLoad(i32, sum), b.CreateSExt(x, i32)), sum);
+    });
+    b.CreateAlignedStore(b.CreateShl(b.CreateLoad(i32, sum), 7),
+                         b.CreateInBoundsGEP(i32, offsets, col), llvm::Align(4));
   });
   return err.status;
 }
@@ -351,22 +482,29 @@ absl::Status PackKernelRows(const LoopArgs& a, const GemmPlan& p, Value* ka) {
   return err.status;
 }
 
-// The constant operand packed at compile time, in the layout the prologue
-// writes: B's panels (PackB), or a feature-major convolution's kernel rows
-// (PackKernelRows).
-std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
-                                             const Literal& rhs) {
+// The constant operand packed at compile time into `p.prepacked`, in the
+// layout the prologue writes: B's panels (PackB, zero-initialised so the
+// padding is zero, and with s8 quads the column offsets), or a
+// feature-major convolution's kernel rows (PackKernelRows); left unset for
+// operands it cannot read.
+void PackConstantB(GemmPlan& p, const Literal& rhs) {
   const PrimitiveType src = rhs.shape().element_type();
-  if (rhs.elided() || (src != p.type && !(src == PrimitiveType::kBF16 &&
-                                          p.type == PrimitiveType::kF32))) {
-    return nullptr;
+  const PrimitiveType packed_type = PackedType(p);
+  if (rhs.elided() || (src != packed_type && !(src == PrimitiveType::kBF16 &&
+                                               packed_type == PrimitiveType::kF32))) {
+    return;
   }
   const int64_t nr = p.tiling.nr();
   const bool rows = p.conv.has_value() && p.conv->feature_major;
   const int64_t batch = rows ? 1 : p.dims.batch;
   const int64_t cols = rows ? p.dims.m : p.dims.n;
-  const int64_t total = rows ? p.dims.m * p.dims.k : batch * p.n_pad * p.dims.k;
-  auto packed = std::make_shared<Literal>(Shape::Array(p.type, {total}));
+  const int64_t total = rows ? p.dims.m * p.dims.k : batch * p.n_pad * p.k_pad;
+  auto packed = std::make_shared<Literal>(Shape::Array(packed_type, {total}));
+  std::shared_ptr<Literal> offsets;
+  if (p.groups == DepthGroups::kS8Quads) {
+    offsets = std::make_shared<Literal>(
+        Shape::Array(PrimitiveType::kS32, {p.dims.batch * p.n_pad}));
+  }
   const Shape& shape = rhs.shape();
   std::vector<int64_t> strides(shape.rank(), 1);
   for (int64_t d = shape.rank() - 1; d > 0; --d) {
@@ -389,16 +527,36 @@ std::shared_ptr<const Literal> PackConstantB(const GemmPlan& p,
         for (int64_t d = 0; d < shape.rank(); ++d) linear += multi[d] * strides[d];
         const int64_t at =
             rows ? col * p.dims.k + kk
-                 : (bt * p.n_pad + col / nr * nr) * p.dims.k + kk * nr + col % nr;
-        if (p.type == PrimitiveType::kF64) {
-          packed->Set<double>(at, value(linear));
-        } else {
-          packed->Set<float>(at, static_cast<float>(value(linear)));
+                 : (bt * p.n_pad + col / nr * nr) * p.k_pad + PanelOffset(p, kk, col % nr);
+        switch (packed_type) {
+          case PrimitiveType::kBF16:
+            packed->Set<uint16_t>(at, rhs.Get<uint16_t>(linear));
+            break;
+          case PrimitiveType::kS8: {
+            const int8_t x = rhs.Get<int8_t>(linear);
+            packed->Set<int8_t>(at, x);
+            const int64_t o = bt * p.n_pad + col;
+            // 128 times the column's sum, |sum| <= 128 k: wraps like the
+            // kernel's s32 sums.
+            offsets->Set<int32_t>(
+                o, static_cast<int32_t>(static_cast<uint32_t>(offsets->Get<int32_t>(o)) +
+                                        (static_cast<uint32_t>(int32_t{x}) << 7)));
+            break;
+          }
+          case PrimitiveType::kS32:
+            packed->Set<int32_t>(at, rhs.Get<int32_t>(linear));
+            break;
+          case PrimitiveType::kF64:
+            packed->Set<double>(at, value(linear));
+            break;
+          default:
+            packed->Set<float>(at, static_cast<float>(value(linear)));
         }
       }
     }
   }
-  return packed;
+  p.prepacked = std::move(packed);
+  p.column_offsets = std::move(offsets);
 }
 
 absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
@@ -409,9 +567,21 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t eb = StorageBytes(p.type);
   const int64_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
   const int64_t nr = t.nr();
-  llvm::Function* kernel = Microkernel(a.mc, elem, t, a.mc.strict_fp());
+  // The packed operands' elements: bf16 bits or s8 with depth groups.
+  llvm::Type* op_elem = StorageType(ctx, PackedType(p));
+  const int64_t op_bytes = StorageBytes(PackedType(p));
+  llvm::Function* kernel =
+      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
   // The operand packed once: B, or a feature-major convolution's kernel.
   Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
+  // s8 quads: 128 times B's column sums, taken off each sum.
+  Value* column_offsets = nullptr;
+  if (p.groups == DepthGroups::kS8Quads) {
+    column_offsets = p.column_offsets != nullptr
+                         ? a.mc.ConstantGlobal(*p.column_offsets)
+                         : b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
+                                               b.getInt64(p.packed_b_bytes));
+  }
   Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
                                      b.getInt64(p.once_bytes));
   ElementalEmitter emitter(a.mc, b);
@@ -432,6 +602,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
       EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
   auto at = [&](Value* base, Value* offset) {
     return b.CreateInBoundsGEP(elem, base, offset);
+  };
+  auto op_at = [&](Value* base, Value* offset) {
+    return b.CreateInBoundsGEP(op_elem, base, offset);
   };
   EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
@@ -466,7 +639,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         // Depth slices: [pc, pc + kc) of K; a convolution's read from the
         // input in place stay within a tap.
         const int64_t slices =
-            !conv_rows       ? (k + t.kc - 1) / t.kc
+            !conv_rows       ? (p.k_pad + t.kc - 1) / t.kc
             : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
                                    p.conv->taps_per_slice
                              : p.conv->taps * p.conv->chunks;
@@ -489,7 +662,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           } else {
             pc = b.CreateMul(s, b.getInt64(t.kc));
             kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                         b.CreateSub(b.getInt64(k), pc));
+                                         b.CreateSub(b.getInt64(p.k_pad), pc));
           }
           // A convolution's window offset of this tap, per spatial axis.
           std::vector<Value*> tap_at;
@@ -527,19 +700,31 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                    {&p.dims.lhs_free, UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext)}});
               return direct_a->ElementPointer(b, index);
             }
-            return at(ap, b.CreateMul(r, kc));
+            return op_at(ap, b.CreateMul(r, kc));
           };
           if (direct_a == nullptr && conv_a == nullptr) {
             EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
                         "gemm.pack_a", [&](Value* r) {
               Value* row = clamped_row(r);
-              Value* dst = at(ap, b.CreateMul(r, kc));
-              EmitForLoop(b, b.getInt64(0), kc, "gemm.pack_a.k", [&](Value* kk) {
+              Value* dst = op_at(ap, b.CreateMul(r, kc));
+              // Depths up to k are read, the padding to k_pad is zero.
+              Value* kc_read = p.k_pad == k ? kc
+                                            : b.CreateBinaryIntrinsic(
+                                                  llvm::Intrinsic::umin, kc,
+                                                  b.CreateSub(b.getInt64(k), pc));
+              EmitForLoop(b, b.getInt64(0), kc_read, "gemm.pack_a.k", [&](Value* kk) {
                 if (!err.status.ok()) return;
                 absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
                 if (!err.Take(v)) return;
-                b.CreateAlignedStore(*v, at(dst, kk), llvm::Align(eb));
+                b.CreateAlignedStore(ToPacked(b, p, *v, /*lhs=*/true), op_at(dst, kk),
+                                     llvm::Align(op_bytes));
               });
+              if (p.k_pad != k) {
+                EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
+                  b.CreateAlignedStore(llvm::Constant::getNullValue(op_elem),
+                                       op_at(dst, kk), llvm::Align(op_bytes));
+                });
+              }
             });
           }
           // The tiles: each nr-panel of B against each mr-panel of A.
@@ -548,13 +733,13 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 feature_major
                     ? at(ap, b.CreateMul(b.CreateMul(b.CreateSub(jq, q0), kc),
                                          b.getInt64(nr)))
-                    : at(once,
-                         b.CreateAdd(
-                             b.CreateMul(
-                                 b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
-                                             b.CreateMul(jq, b.getInt64(nr))),
-                                 b.getInt64(k)),
-                             b.CreateMul(pc, b.getInt64(nr))));
+                    : op_at(once,
+                            b.CreateAdd(
+                                b.CreateMul(
+                                    b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                                b.CreateMul(jq, b.getInt64(nr))),
+                                    b.getInt64(p.k_pad)),
+                                b.CreateMul(pc, b.getInt64(nr))));
             Value* ldb = b.getInt64(nr);
             if (feature_major && p.conv->pointwise) {
               // Whole panels of a pointwise convolution are read in place.
@@ -590,6 +775,16 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
                                    b.CreateSub(j, j0))),
                 llvm::Align(eb));
+            if (column_offsets != nullptr) {
+              sum = b.CreateSub(
+                  sum, b.CreateAlignedLoad(
+                           elem,
+                           b.CreateInBoundsGEP(
+                               elem, column_offsets,
+                               b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)), j)),
+                           llvm::Align(4)));
+            }
+            sum = RoundToStorage(b, sum, p.result);
             Index o;
             const IrArray& out = a.out[0];
             if (feature_major) {
@@ -636,8 +831,40 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   return err.status;
 }
 
+// The depth groups of a product (GemmPlan::groups), on a target with the
+// instruction and 16-lane vectors: bf16 pairs for two bf16 operands into
+// f32 or bf16, s8 quads for two s8 operands into s32.
+DepthGroups ChooseDepthGroups(const GemmPlan& g, const TargetInfo& target) {
+  const Instruction& dot = *g.site.dot;
+  auto operands_are = [&](PrimitiveType t) {
+    return dot.operand(0)->shape().element_type() == t &&
+           dot.operand(1)->shape().element_type() == t;
+  };
+  if (target.vector_bytes != 64 || g.conv) return DepthGroups::kNone;
+  if (target.bf16_pair_dot && g.type == PrimitiveType::kF32 &&
+      (g.result == PrimitiveType::kF32 || g.result == PrimitiveType::kBF16) &&
+      operands_are(PrimitiveType::kBF16)) {
+    return DepthGroups::kBf16Pairs;
+  }
+  if (target.s8_quad_dot && g.type == PrimitiveType::kS32 &&
+      operands_are(PrimitiveType::kS8)) {
+    return DepthGroups::kS8Quads;
+  }
+  return DepthGroups::kNone;
+}
+
+// Whether an operand of a dot into `result` is computed in f32 (f64) without
+// a rounding of its own: the evaluator converts operands to the result type
+// first, so into f16 or bf16 only that type qualifies.
 bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
   if (result == PrimitiveType::kF64) return operand == PrimitiveType::kF64;
+  // Exact in s32 sums that wrap as the evaluator's do.
+  if (result == PrimitiveType::kS32) {
+    return operand == PrimitiveType::kS8 || operand == PrimitiveType::kS32;
+  }
+  if (result == PrimitiveType::kF16 || result == PrimitiveType::kBF16) {
+    return operand == result;
+  }
   return operand == PrimitiveType::kF32 || operand == PrimitiveType::kBF16 ||
          operand == PrimitiveType::kF16;
 }
@@ -645,7 +872,8 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
 }  // namespace
 
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k) {
+                            int64_t m, int64_t k, int packed_bytes) {
+  if (packed_bytes == 0) packed_bytes = element_bytes;
   GemmTiling t;
   t.lanes = target.vector_bytes >= 2 * element_bytes
                 ? target.vector_bytes / element_bytes
@@ -663,10 +891,10 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
       t.vectors = vectors;
     }
   }
-  const int64_t nr_bytes = t.nr() * element_bytes;
+  const int64_t nr_bytes = t.nr() * packed_bytes;
   t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, 64, 512);
   t.kc = std::min(t.kc, k);
-  int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * element_bytes));
+  int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * packed_bytes));
   // Enough blocks for a few threads when the rows allow it.
   mc = std::min(mc, std::max<int64_t>(64, (m + 3) / 4));
   t.mc = std::min(RoundUp(mc, t.mr), RoundUp(m, t.mr));
@@ -678,16 +906,23 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   std::optional<DotSite> site = MatchDotSite(inst);
   if (!site.has_value()) return std::nullopt;
   const Instruction& dot = *site->dot;
-  const PrimitiveType type = dot.shape().element_type();
-  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64) ||
-      !OperandComputesAs(dot.operand(0)->shape().element_type(), type) ||
-      !OperandComputesAs(dot.operand(1)->shape().element_type(), type)) {
+  const PrimitiveType result = dot.shape().element_type();
+  const bool half_result =
+      result == PrimitiveType::kF16 || result == PrimitiveType::kBF16;
+  const PrimitiveType type = half_result ? PrimitiveType::kF32 : result;
+  if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64 &&
+       type != PrimitiveType::kS32) ||
+      !OperandComputesAs(dot.operand(0)->shape().element_type(), result) ||
+      !OperandComputesAs(dot.operand(1)->shape().element_type(), result)) {
     return std::nullopt;
   }
   auto g = std::make_shared<GemmPlan>();
   g->site = *site;
   g->type = type;
+  g->result = result;
   if (dot.opcode() == Opcode::kConvolution) {
+    // A convolution reads its input's rows in place, in the sums' type.
+    if (half_result || type == PrimitiveType::kS32) return std::nullopt;
     std::optional<ConvGemm> conv = DescribeConvolution(dot);
     if (!conv.has_value()) return std::nullopt;
     g->conv = std::move(conv);
@@ -714,11 +949,18 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   const int eb = StorageBytes(type);
   const bool feature_major = g->conv && g->conv->feature_major;
   const bool conv_rows = g->conv && !feature_major;
+  g->groups = ChooseDepthGroups(*g, target);
+  g->k_pad = RoundUp(d.k, g->group());
+  // The packed operands' element bytes.
+  const int op_bytes = StorageBytes(PackedType(*g));
   // A convolution's depth slices stay within one tap's features when its
   // rows are read in place.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, conv_rows && !g->conv->packed ? g->conv->features : d.k);
+      eb, target, d.m, conv_rows && !g->conv->packed ? g->conv->features : g->k_pad,
+      op_bytes);
   GemmTiling& t = g->tiling;
+  // Slices of whole groups.
+  t.kc = std::max<int64_t>(g->group(), t.kc / g->group() * g->group());
   if (feature_major) {
     // The units split the positions; one block of rows takes every output
     // feature whose kernel slice fits in half of L2, so that each panel of
@@ -743,17 +985,24 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->blocks = (d.m + t.mc - 1) / t.mc;
   const Instruction* rhs = inst.operand(site->rhs);
   if (rhs->opcode() == Opcode::kConstant) {
-    g->prepacked = PackConstantB(*g, rhs->literal());
+    PackConstantB(*g, rhs->literal());
   }
   // A's rows can be read in place when its one contracting dimension is the
   // most minor and it holds the result's type.
   const Shape& lhs = dot.operand(0)->shape();
+  // With bf16 pairs the operand is bf16 and its rows hold whole pairs; s8
+  // quads offset A, so it is always packed.
   g->direct_a = !g->conv && d.lhs_contract.size() == 1 && lhs.rank() > 0 &&
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
-                lhs.element_type() == type;
+                lhs.element_type() == PackedType(*g) &&
+                g->groups != DepthGroups::kS8Quads && g->k_pad == d.k;
+  g->packed_b_bytes = AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
   g->once_bytes = g->prepacked != nullptr ? 0
-                  : feature_major      ? AlignUp(d.m * d.k * eb)
-                                       : AlignUp(d.batch * g->n_pad * d.k * eb);
+                  : feature_major         ? AlignUp(d.m * d.k * eb)
+                                          : g->packed_b_bytes +
+                                      (g->groups == DepthGroups::kS8Quads
+                                           ? AlignUp(d.batch * g->n_pad * 4)
+                                           : 0);
   // Fewer than kMinUnits blocks of rows: columns are split too, if the
   // units can then run in parallel. A feature-major convolution's units
   // always split the positions, into groups whose B panels and
@@ -784,7 +1033,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   g->pack_bytes = feature_major ? AlignUp(t.kc * g->ldc() * eb)
                   : g->direct_a || (conv_rows && !g->conv->packed)
                       ? 0
-                      : AlignUp(t.mc * t.kc * eb);
+                      : AlignUp(t.mc * t.kc * op_bytes);
   g->slot_bytes = g->pack_bytes + AlignUp(t.mc * g->ldc() * eb) + g->row_info_bytes;
   plan.scratch_bytes =
       g->once_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;

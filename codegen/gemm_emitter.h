@@ -57,13 +57,17 @@ struct GemmTiling {
 };
 
 // The tiling for elements of `element_bytes` bytes on `target`, for a
-// product of `m` rows and depth `k`.
+// product of `m` rows and depth `k`; the cache blocks hold packed operands
+// of `packed_bytes` per element (0: element_bytes; 2 for bf16 pairs).
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k);
+                            int64_t m, int64_t k, int packed_bytes = 0);
 
 // The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
 // operands compute in the result's type (f16 and bf16 operands widen to
-// f32 when packed), any dimension numbers, at least kGemmMinRows rows and
+// f32 when packed, or multiply as bf16 pairs where the target has
+// vdpbf16ps), or with f16 / bf16 results and operands, summed in f32 and
+// rounded once, or with s32 results of s8 / s32 operands (exact, wrapping;
+// s8 quads on vpdpbusd where the target has it); any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
 // Also a convolution with one feature and batch group and no input
 // dilation: NHWC-like inputs (features the most minor dimension) as output

@@ -68,13 +68,34 @@ struct ConvGemm {
   bool pointwise = false;
 };
 
+// How the microkernel multiplies: one depth per step in the sums' type
+// (operands widened when packed), or a group of depths per instruction:
+// bf16 pairs into f32 (vdpbf16ps, TargetInfo::bf16_pair_dot), s8 quads into
+// s32 (vpdpbusd, TargetInfo::s8_quad_dot: A is offset by +128 to unsigned
+// and 128 times B's column sums taken off in the epilogue).
+enum class DepthGroups { kNone, kBf16Pairs, kS8Quads };
+
+inline int DepthGroupSize(DepthGroups g) {
+  return g == DepthGroups::kBf16Pairs ? 2 : g == DepthGroups::kS8Quads ? 4 : 1;
+}
+
 // Everything the emitters need, fixed at planning time.
 struct GemmPlan {
   DotSite site;
   GemmDims dims;
   GemmTiling tiling;
-  PrimitiveType type = PrimitiveType::kF32;
+  PrimitiveType type = PrimitiveType::kF32;  // of the sums: f32, f64 or s32
+  // The dot's element type: `type`, or f16 / bf16 whose f32 sums the
+  // epilogue rounds once, as the evaluator does.
+  PrimitiveType result = PrimitiveType::kF32;
   int64_t n_pad = 0;          // n rounded up to nr
+  // Operands multiplied in groups of depths by one instruction: A and B are
+  // packed in their own narrow type, B's panels with each column's `group`
+  // depths side by side, and K is padded with zeros to k_pad, a multiple of
+  // the group.
+  DepthGroups groups = DepthGroups::kNone;
+  int64_t k_pad = 0;          // k, rounded up to group()
+  int group() const { return DepthGroupSize(groups); }
   // Units of the parallel loop: (batch, block of rows, group of columns).
   // Few blocks of rows (a batch of 64) are split by columns too, each
   // group of `group_panels` nr-panels a unit of its own.
@@ -96,6 +117,10 @@ struct GemmPlan {
   // The operand packed once, when it is a constant: B's panels, or a
   // feature-major convolution's kernel rows.
   std::shared_ptr<const Literal> prepacked;
+  // s8 quads: 128 times each column's sum of B (s32, batch x n_pad), when B
+  // is constant; else computed by the prologue after the packed B.
+  std::shared_ptr<const Literal> column_offsets;
+  int64_t packed_b_bytes = 0;  // of the packed B in scratch, before those
   std::optional<ConvGemm> conv;              // set for a convolution
   int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
 };

@@ -17,7 +17,9 @@ namespace aotc::codegen {
 std::string TargetInfo::ToString() const {
   return absl::StrCat(vector_registers, " x ", vector_bytes,
                       "-byte vector registers, L1 ", l1_bytes >> 10,
-                      " KiB, L2 ", l2_bytes >> 10, " KiB");
+                      " KiB, L2 ", l2_bytes >> 10, " KiB",
+                      bf16_pair_dot ? ", bf16 pair dot" : "",
+                      s8_quad_dot ? ", s8 quad dot" : "");
 }
 
 namespace {
@@ -60,6 +62,8 @@ TargetInfo DescribeTarget(const llvm::TargetMachine& tm) {
       t.vector_registers = 32;
       t.l1_bytes = 48 << 10;
       t.l2_bytes = 1 << 20;
+      t.bf16_pair_dot = sti.checkFeatures("+avx512bf16");
+      t.s8_quad_dot = sti.checkFeatures("+avx512vnni");
     } else if (sti.checkFeatures("+avx")) {
       t.vector_bytes = 32;
     } else if (sti.checkFeatures("+sse2")) {

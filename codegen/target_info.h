@@ -29,6 +29,14 @@ struct TargetInfo {
   // intrinsics (llvm.maximum), so code generation avoids those.
   bool hardware_f32 = true;
   bool hardware_f64 = true;
+  // x86 AVX512-BF16: vdpbf16ps multiplies pairs of bf16 values and adds
+  // both products into f32 lanes. Its sums round differently from the
+  // evaluator's (docs/math.md), so compilation turns it off under
+  // CompileOptions::strict_fp.
+  bool bf16_pair_dot = false;
+  // x86 AVX512-VNNI: vpdpbusd multiplies four u8 x s8 pairs and adds them
+  // into s32 lanes (exact, wrapping like the evaluator's sums).
+  bool s8_quad_dot = false;
 
   bool HasHardwareFloat(int bits) const {
     return bits <= 32 ? hardware_f32 : hardware_f64;
@@ -38,7 +46,7 @@ struct TargetInfo {
 };
 
 // The vector unit of `tm`'s CPU and features: AVX-512 (64 bytes, 32
-// registers), AVX (32, 16), SSE2 (16, 16) on x86; NEON on AArch64 (16, 32)
+// registers; bf16_pair_dot with AVX512-BF16, s8_quad_dot with AVX512-VNNI), AVX (32, 16), SSE2 (16, 16) on x86; NEON on AArch64 (16, 32)
 // and 32-bit Arm (16, 16); otherwise scalar (0 bytes, 16 registers). The
 // hardware float types are those LLVM's instruction selection keeps in
 // registers for the CPU and features (Cortex-M4: f32 only; RISC-V: with the
