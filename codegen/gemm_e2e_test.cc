@@ -100,7 +100,9 @@ void CheckRandomProduct(int64_t m, int64_t n, int64_t k, bool threads) {
       ASSERT_LE(std::abs(c[i * n + j] - exact), bound) << i << "," << j;
     }
   }
-  if (threads) EXPECT_GT(log.calls, 0);
+  if (threads) {
+    EXPECT_GT(log.calls, 0);
+  }
 }
 
 TEST(GemmE2eTest, SizesWithEdgesInEveryDimension) {

@@ -359,8 +359,10 @@ TEST(GemmS8E2eTest, RandomProductsMatchTheEvaluatorBitForBit) {
     auto module = LoadModuleFromString(c.Hlo(), "test.hlo");
     ASSERT_TRUE(module.ok()) << module.status();
     const Computation& entry = *(*module)->entry();
-    CheckS8AgainstEvaluator(c, S8Operand(entry.parameters()[0]->shape(), seed++),
-                            S8Operand(entry.parameters()[1]->shape(), seed++));
+    const Literal lhs = S8Operand(entry.parameters()[0]->shape(), seed);
+    const Literal rhs = S8Operand(entry.parameters()[1]->shape(), seed + 1);
+    seed += 2;
+    CheckS8AgainstEvaluator(c, lhs, rhs);
   }
 }
 
