@@ -531,13 +531,20 @@ TEST(ConvolutionE2eTest, RandomFormsMatchTheEvaluator) {
 // sizes 1, primes and odd; strides, padding (negative too), kernel
 // dilation and reversal vary. `gemm` says whether the product is big enough
 // for the gemm: at least 8 output features, 16 positions and depth 16, and
-// 2^14 multiply-adds.
+// 2^14 multiply-adds. `padded` whether it reads B from padded input planes:
+// stride 1 and no negative padding on every axis, more than one tap, and
+// the padded columns (the first output size times the other padded input
+// sizes) at most 5/4 of the positions.
 struct FeatureMajorConv {
   RandomConv conv;
   bool gemm = false;
+  bool padded = false;
 };
 
-FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
+// With `unit_strides`, every axis has stride 1 and no negative padding, and
+// the inputs are larger (the padded planes' forms).
+FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index,
+                                            bool unit_strides = false) {
   auto pick = [&](std::vector<int64_t> v) {
     return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
   };
@@ -550,15 +557,17 @@ FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
   const int64_t out_features = pick({8, 13, 16, 33});
   std::vector<int64_t> in_sizes, win_sizes, out_sizes;
   std::vector<std::string> size_t_, stride_t, pad_t, rhs_d, rev_t;
-  int64_t positions = 1, taps = 1;
+  int64_t positions = 1, taps = 1, columns = 1;
+  bool plane_form = true;
   for (int i = 0; i < spatial; ++i) {
-    const int64_t in =
-        spatial == 1 ? pick({17, 31, 61}) : pick({1, 5, 7, 11, 13, 23});
+    const int64_t in = spatial == 1   ? pick({17, 31, 61})
+                       : unit_strides ? pick({5, 13, 23, 30, 41})
+                                      : pick({1, 5, 7, 11, 13, 23});
     const int64_t size = pick({1, 2, 3, 5});
-    const int64_t stride = pick({1, 1, 2, 3});
+    const int64_t stride = unit_strides ? 1 : pick({1, 1, 2, 3});
     const int64_t rd = pick({1, 1, 2});
-    const int64_t lo = pick({-1, 0, 0, 1, 2, 3});
-    int64_t hi = pick({-1, 0, 0, 1, 2, 3});
+    const int64_t lo = unit_strides ? pick({0, 1, 2}) : pick({-1, 0, 0, 1, 2, 3});
+    int64_t hi = unit_strides ? pick({0, 1, 2}) : pick({-1, 0, 0, 1, 2, 3});
     if (in + lo + hi < 0) hi = -in - lo;  // a padded size of 0
     const int64_t padded = in + lo + hi;
     const int64_t window = (size - 1) * rd + 1;
@@ -566,6 +575,8 @@ FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
     win_sizes.push_back(size);
     out_sizes.push_back(padded < window ? 0 : (padded - window) / stride + 1);
     positions *= out_sizes.back();
+    columns *= i == 0 ? out_sizes.back() : padded;
+    plane_form = plane_form && stride == 1 && lo >= 0 && hi >= 0;
     taps *= size;
     size_t_.push_back(absl::StrCat(size));
     stride_t.push_back(absl::StrCat(stride));
@@ -611,30 +622,63 @@ FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index) {
   const int64_t depth = taps * in_features;
   f.gemm = out_features >= 8 && positions >= 16 && depth >= 16 &&
            batch * out_features * positions * depth >= (int64_t{1} << 14);
+  f.padded = f.gemm && plane_form && taps > 1 && columns * 4 <= positions * 5;
   return f;
 }
 
 // Feature-major convolutions: the gemm's transposed product where it is big
 // enough (and it fires there), the generic loops elsewhere; the
 // evaluator's numbers at -O0 and -O2.
-TEST(ConvolutionE2eTest, RandomFeatureMajorFormsMatchTheEvaluator) {
-  std::mt19937 rng(20261126);
-  int gemm = 0;
-  for (int i = 0; i < 60; ++i) {
-    FeatureMajorConv f = MakeRandomFeatureMajorConv(rng, 100 + i);
+// Returns the number of cases on the gemm and of those on padded planes.
+std::pair<int, int> CheckRandomFeatureMajorForms(uint32_t seed, int cases,
+                                                 bool unit_strides) {
+  std::mt19937 rng(seed);
+  int gemm = 0, padded = 0;
+  for (int i = 0; i < cases; ++i) {
+    FeatureMajorConv f = MakeRandomFeatureMajorConv(rng, 100 + i, unit_strides);
     SCOPED_TRACE(f.conv.hlo);
     if (f.gemm) {
       ++gemm;
+      padded += f.padded;
       auto module = LoadModuleFromString(f.conv.hlo, "test.hlo");
-      ASSERT_TRUE(module.ok()) << module.status();
+      EXPECT_TRUE(module.ok()) << module.status();
+      if (!module.ok()) break;
       auto plan = PlanInstruction(*(*module)->entry()->root());
-      ASSERT_TRUE(plan.ok()) << plan.status();
-      EXPECT_EQ(plan->name, "gemm");
+      EXPECT_TRUE(plan.ok()) << plan.status();
+      if (plan.ok()) {
+        EXPECT_EQ(plan->name, "gemm");
+      }
+      // The padded planes' copy loop is in the code exactly when expected
+      // (at -O0, where no loop is unrolled away).
+      CompileOptions options;
+      options.name = "m";
+      options.opt_level = 0;
+      options.emit_llvm = true;
+      auto compiled = CompileModule(**module, options);
+      EXPECT_TRUE(compiled.ok()) << compiled.status();
+      if (compiled.ok()) {
+        EXPECT_EQ(compiled->llvm_ir.find("gemm.pad_planes") != std::string::npos,
+                  f.padded);
+      }
     }
     ExpectMatchesEvaluator(f.conv.hlo, f.conv.args);
     if (::testing::Test::HasFailure()) break;
   }
+  return {gemm, padded};
+}
+
+TEST(ConvolutionE2eTest, RandomFeatureMajorFormsMatchTheEvaluator) {
+  const auto [gemm, padded] = CheckRandomFeatureMajorForms(20261126, 60, false);
   EXPECT_GE(gemm, 20);
+  EXPECT_GE(padded, 2);
+}
+
+// Stride 1 and no negative padding: mostly B read from padded planes, the
+// rest (few columns, a 1x1 window) the packed panels.
+TEST(ConvolutionE2eTest, RandomPaddedPlaneFormsMatchTheEvaluator) {
+  const auto [gemm, padded] = CheckRandomFeatureMajorForms(20261127, 40, true);
+  EXPECT_GE(gemm, 20);
+  EXPECT_GE(padded, 12);
 }
 
 // Every corpus module with a convolution is compiled through the

@@ -335,6 +335,91 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
   });
 }
 
+void PadInputPlanes(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, Value* dst) {
+  const ConvGemm& c = *p.conv;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const llvm::Align align(StorageBytes(p.type));
+  const std::vector<int64_t> strides = PhysicalStrides(input.shape());
+  const size_t last = c.window.size() - 1;
+  const int64_t width = c.padded_ext[last];
+  const int64_t inside = c.in_ext[last];
+  const int64_t pad_low = c.window[last].pad_low;
+  const std::vector<int64_t> outer_ext(c.padded_ext.begin(), c.padded_ext.end() - 1);
+  int64_t rows = 1;
+  for (int64_t e : outer_ext) rows *= e;
+  auto zeros = [&](Value* row_dst, int64_t from, int64_t to) {
+    if (from >= to) return;
+    b.CreateMemSet(b.CreateInBoundsGEP(elem, row_dst, b.getInt64(from)), b.getInt8(0),
+                   (to - from) * StorageBytes(p.type), align);
+  };
+  EmitForLoop(b, b.getInt64(0), b.getInt64(c.row_ext[0] * c.features),
+              "gemm.pad_planes", [&](Value* plane) {
+    Value* bt = b.CreateUDiv(plane, b.getInt64(c.features));
+    Value* f = b.CreateURem(plane, b.getInt64(c.features));
+    Value* plane_dst = b.CreateInBoundsGEP(elem, dst, b.CreateMul(plane, b.getInt64(c.plane)));
+    Value* plane_src = b.CreateAdd(
+        b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
+        b.CreateMul(f, b.getInt64(strides[c.dn.input_feature])));
+    EmitForLoop(b, b.getInt64(0), b.getInt64(rows), "gemm.pad_planes.row",
+                [&](Value* row) {
+      Value* row_dst = b.CreateInBoundsGEP(elem, plane_dst,
+                                           b.CreateMul(row, b.getInt64(width)));
+      // The row's input position along each outer axis, and whether all
+      // of them are inside.
+      const std::vector<Value*> at = UnflattenRowMajor(b, row, outer_ext);
+      Value* in = b.getTrue();
+      Value* src = plane_src;
+      for (size_t i = 0; i < at.size(); ++i) {
+        Value* x = b.CreateSub(at[i], b.getInt64(c.window[i].pad_low));
+        in = b.CreateAnd(in, b.CreateICmpULT(x, b.getInt64(c.in_ext[i])));
+        src = b.CreateAdd(src, b.CreateMul(x, b.getInt64(strides[c.dn.input_spatial[i]])));
+      }
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* copy = llvm::BasicBlock::Create(b.getContext(), "pad.copy", fn);
+      auto* blank = llvm::BasicBlock::Create(b.getContext(), "pad.blank", fn);
+      auto* done = llvm::BasicBlock::Create(b.getContext(), "pad.done", fn);
+      b.CreateCondBr(in, copy, blank);
+      b.SetInsertPoint(copy);
+      zeros(row_dst, 0, pad_low);
+      Value* from = b.CreateInBoundsGEP(elem, input.base(), src);
+      Value* to = b.CreateInBoundsGEP(elem, row_dst, b.getInt64(pad_low));
+      const int64_t step = strides[c.dn.input_spatial[last]];
+      if (step == 1) {
+        CopyElements(b, elem, to, from, inside);
+      } else {
+        EmitForLoop(b, b.getInt64(0), b.getInt64(inside), "gemm.pad_planes.x",
+                    [&](Value* x) {
+          b.CreateAlignedStore(
+              b.CreateAlignedLoad(
+                  elem, b.CreateInBoundsGEP(elem, from, b.CreateMul(x, b.getInt64(step))),
+                  align),
+              b.CreateInBoundsGEP(elem, to, x), align);
+        });
+      }
+      zeros(row_dst, pad_low + inside, width);
+      b.CreateBr(done);
+      b.SetInsertPoint(blank);
+      zeros(row_dst, 0, width);
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+    });
+    // Past the padded sizes: zeros up to the next plane.
+    zeros(plane_dst, rows * width, c.plane);
+  });
+}
+
+Value* PlaneTapOffset(llvm::IRBuilderBase& b, const ConvGemm& c, Value* tap) {
+  const std::vector<Value*> at = WindowOffsets(b, c, tap);
+  Value* offset = b.getInt64(0);
+  int64_t pitch = 1;
+  for (size_t i = at.size(); i-- > 0;) {
+    offset = b.CreateAdd(offset, b.CreateMul(at[i], b.getInt64(pitch)));
+    pitch *= c.padded_ext[i];
+  }
+  return offset;
+}
+
 Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
                       const IrArray& input, Value* bt, Value* pc, Value* jq) {
   const ConvGemm& c = *p.conv;
@@ -394,6 +479,27 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
     c.pointwise = w.stride == 1 && w.pad_low == 0 && w.pad_high == 0 &&
                   strides[c.dn.input_spatial[i]] == block;
     block *= c.in_ext[i];
+  }
+  // Padded planes, where the columns they add past the output's sizes
+  // (two per row of a 3x3 window) stay under a quarter of the positions.
+  c.padded = c.feature_major && !c.pointwise && c.taps > 1;
+  for (const WindowDim& w : c.window) {
+    c.padded = c.padded && w.stride == 1 && w.pad_low >= 0 && w.pad_high >= 0;
+  }
+  if (c.padded) {
+    int64_t columns = 1;
+    for (size_t i = 0; i < c.window.size(); ++i) {
+      c.padded_ext.push_back(c.in_ext[i] + c.window[i].pad_low + c.window[i].pad_high);
+      c.column_ext.push_back(i == 0 ? c.row_ext[1] : c.padded_ext.back());
+      columns *= c.column_ext.back();
+    }
+    c.padded = columns * 4 <= c.positions * 5;
+    if (c.padded) {
+      c.positions = columns;
+    } else {
+      c.padded_ext.clear();
+      c.column_ext.clear();
+    }
   }
   return c;
 }

@@ -564,7 +564,8 @@ ENTRY e {
   ROOT c = f32[1,12,10,16] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f
 })");
   // The same kernel against an NCHW input: the feature-major product, whose
-  // A is the kernel, packed into rows at compile time.
+  // A is the kernel, packed into rows at compile time; its prologue only
+  // copies the input into padded planes.
   const std::string nchw = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,8,12,10] parameter(0)
@@ -579,7 +580,14 @@ ENTRY e {
     auto plan = PlanInstruction(*(*module)->entry()->root());
     ASSERT_TRUE(plan.ok()) << plan.status();
     EXPECT_EQ(plan->name, "gemm");
-    EXPECT_FALSE(plan->prologue);
+    EXPECT_EQ(static_cast<bool>(plan->prologue), text == &nchw);
+    CompileOptions options;
+    options.name = "m";
+    options.emit_llvm = true;
+    auto compiled = CompileModule(**module, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_kernel"), std::string::npos);
+    EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_b"), std::string::npos);
     ExpectMatchesEvaluator(*text,
                            {RandomLiteral(Shape::Array(P::kF32, input), 17, 0)});
   }

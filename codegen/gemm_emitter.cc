@@ -596,6 +596,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const bool feature_major = p.conv && p.conv->feature_major;
   // A convolution whose A rows are read from the input (not feature-major).
   const bool conv_rows = p.conv && !feature_major;
+  // A feature-major convolution whose B is read from its padded planes.
+  const bool padded = feature_major && p.conv->padded;
+  Value* planes = padded ? b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
+                                               b.getInt64(p.conv->planes_at))
+                         : nullptr;
   Value* zeros = conv_rows ? ZeroRow(a.mc, elem, t.kc) : nullptr;
   llvm::Type* ptr_type = llvm::PointerType::getUnqual(ctx);
   llvm::AllocaInst* rows_array =
@@ -639,7 +644,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         // Depth slices: [pc, pc + kc) of K; a convolution's read from the
         // input in place stay within a tap.
         const int64_t slices =
-            !conv_rows       ? (p.k_pad + t.kc - 1) / t.kc
+            padded           ? p.conv->taps * p.conv->chunks
+            : !conv_rows     ? (p.k_pad + t.kc - 1) / t.kc
             : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
                                    p.conv->taps_per_slice
                              : p.conv->taps * p.conv->chunks;
@@ -652,7 +658,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             pc = b.CreateMul(s, b.getInt64(t.kc));
             kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
                                          b.CreateSub(b.getInt64(k), pc));
-          } else if (conv_rows) {
+          } else if (conv_rows || padded) {
             tap = b.CreateUDiv(s, b.getInt64(p.conv->chunks));
             c0 = b.CreateMul(b.CreateURem(s, b.getInt64(p.conv->chunks)),
                              b.getInt64(t.kc));
@@ -667,9 +673,20 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           // A convolution's window offset of this tap, per spatial axis.
           std::vector<Value*> tap_at;
           if (conv_rows && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
-          if (feature_major) {
+          if (feature_major && !padded) {
             PackConvPanels(b, p, *conv_a, bt, q0, q1, pc, kc, ap);
           }
+          // A padded convolution's B panels start at this slice's tap and
+          // first feature in batch bt's planes.
+          Value* slice_planes =
+              padded ? at(planes,
+                          b.CreateAdd(
+                              b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(
+                                                                      p.conv->features)),
+                                                      c0),
+                                          b.getInt64(p.conv->plane)),
+                              PlaneTapOffset(b, *p.conv, tap)))
+                     : nullptr;
           if (conv_rows && p.conv->packed) {
             PackConvTaps(b, p, *conv_a, row_info, zeros, ap, pc, kc,
                          b.CreateMul(panels, b.getInt64(t.mr)));
@@ -741,6 +758,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                     b.getInt64(p.k_pad)),
                                 b.CreateMul(pc, b.getInt64(nr))));
             Value* ldb = b.getInt64(nr);
+            if (padded) {
+              bpanel = at(slice_planes, b.CreateMul(jq, b.getInt64(nr)));
+              ldb = b.getInt64(p.conv->plane);
+            }
             if (feature_major && p.conv->pointwise) {
               // Whole panels of a pointwise convolution are read in place.
               Value* in_place =
@@ -770,6 +791,29 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
           Value* row = b.CreateAdd(i0, r);
           EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
             if (!err.status.ok()) return;
+            // A padded convolution's column past the output's sizes is
+            // dropped.
+            std::vector<Value*> position;
+            llvm::BasicBlock* next = nullptr;
+            if (feature_major) {
+              const std::vector<int64_t> pos_ext =
+                  padded ? p.conv->column_ext
+                         : std::vector<int64_t>(p.conv->row_ext.begin() + 1,
+                                                p.conv->row_ext.end());
+              position = UnflattenRowMajor(b, j, pos_ext);
+            }
+            if (padded) {
+              Value* inside = b.getTrue();
+              for (size_t i = 1; i < position.size(); ++i) {
+                inside = b.CreateAnd(
+                    inside, b.CreateICmpULT(position[i], b.getInt64(p.conv->row_ext[i + 1])));
+              }
+              llvm::Function* fn = b.GetInsertBlock()->getParent();
+              auto* write = llvm::BasicBlock::Create(ctx, "gemm.out.write", fn);
+              next = llvm::BasicBlock::Create(ctx, "gemm.out.next", fn);
+              b.CreateCondBr(inside, write, next);
+              b.SetInsertPoint(write);
+            }
             Value* sum = b.CreateAlignedLoad(
                 elem,
                 at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
@@ -790,9 +834,6 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             if (feature_major) {
               // Row: output feature; column: output position.
               const ConvolutionDimensionNumbers& dn = p.conv->dn;
-              const std::vector<int64_t> pos_ext(p.conv->row_ext.begin() + 1,
-                                                 p.conv->row_ext.end());
-              const std::vector<Value*> position = UnflattenRowMajor(b, j, pos_ext);
               o.multi.resize(out.shape().rank());
               o.multi[dn.output_batch] = bt;
               for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
@@ -825,6 +866,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             absl::StatusOr<Value*> v = EmitDotEpilogue(emitter, a, p.site, sum, o);
             if (!err.Take(v)) return;
             out.Write(b, o, *v);
+            if (next != nullptr) {
+              b.CreateBr(next);
+              b.SetInsertPoint(next);
+            }
           });
         });
       });
@@ -949,14 +994,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   const int eb = StorageBytes(type);
   const bool feature_major = g->conv && g->conv->feature_major;
   const bool conv_rows = g->conv && !feature_major;
+  const bool padded = feature_major && g->conv->padded;
   g->groups = ChooseDepthGroups(*g, target);
   g->k_pad = RoundUp(d.k, g->group());
   // The packed operands' element bytes.
   const int op_bytes = StorageBytes(PackedType(*g));
   // A convolution's depth slices stay within one tap's features when its
-  // rows are read in place.
+  // rows, or its padded planes, are read in place.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, conv_rows && !g->conv->packed ? g->conv->features : g->k_pad,
+      eb, target, d.m,
+      (conv_rows && !g->conv->packed) || padded ? g->conv->features : g->k_pad,
       op_bytes);
   GemmTiling& t = g->tiling;
   // Slices of whole groups.
@@ -974,7 +1021,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
     c.taps_per_slice = std::max<int64_t>(1, t.kc / (c.features * run)) * run;
     t.kc = c.taps_per_slice * c.features;
-  } else if (conv_rows) {
+  } else if (conv_rows || padded) {
     g->conv->chunks = (g->conv->features + t.kc - 1) / t.kc;
   }
   if (conv_rows) {
@@ -983,6 +1030,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   }
   g->n_pad = RoundUp(d.n, t.nr());
   g->blocks = (d.m + t.mc - 1) / t.mc;
+  if (padded) {
+    // A plane holds the last panel's columns at the last tap's offset.
+    ConvGemm& c = *g->conv;
+    int64_t last_tap = 0, pitch = 1;
+    for (size_t i = c.window.size(); i-- > 0;) {
+      last_tap += (c.kernel_ext[i] - 1) * c.window[i].window_dilation * pitch;
+      pitch *= c.padded_ext[i];
+    }
+    c.plane = RoundUp(std::max(pitch, g->n_pad + last_tap), 16);
+  }
   const Instruction* rhs = inst.operand(site->rhs);
   if (rhs->opcode() == Opcode::kConstant) {
     PackConstantB(*g, rhs->literal());
@@ -997,12 +1054,19 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                 lhs.element_type() == PackedType(*g) &&
                 g->groups != DepthGroups::kS8Quads && g->k_pad == d.k;
   g->packed_b_bytes = AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
-  g->once_bytes = g->prepacked != nullptr ? 0
-                  : feature_major         ? AlignUp(d.m * d.k * eb)
-                                          : g->packed_b_bytes +
-                                      (g->groups == DepthGroups::kS8Quads
-                                           ? AlignUp(d.batch * g->n_pad * 4)
-                                           : 0);
+  if (feature_major) {
+    // The kernel's rows unless packed at compile time, then any padded
+    // planes.
+    g->once_bytes = g->prepacked != nullptr ? 0 : AlignUp(d.m * d.k * eb);
+    if (padded) {
+      g->conv->planes_at = g->once_bytes;
+      g->once_bytes += AlignUp(d.batch * g->conv->features * g->conv->plane * eb);
+    }
+  } else if (g->prepacked == nullptr) {
+    g->once_bytes = g->packed_b_bytes + (g->groups == DepthGroups::kS8Quads
+                                             ? AlignUp(d.batch * g->n_pad * 4)
+                                             : 0);
+  }
   // Fewer than kMinUnits blocks of rows: columns are split too, if the
   // units can then run in parallel. A feature-major convolution's units
   // always split the positions, into groups whose B panels and
@@ -1030,14 +1094,27 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     g->parallel = ChooseParallelSplit(plan).has_value();
     if (g->parallel || g->col_groups == 1 || feature_major) break;
   }
-  g->pack_bytes = feature_major ? AlignUp(t.kc * g->ldc() * eb)
+  g->pack_bytes = feature_major ? (padded ? 0 : AlignUp(t.kc * g->ldc() * eb))
                   : g->direct_a || (conv_rows && !g->conv->packed)
                       ? 0
                       : AlignUp(t.mc * t.kc * op_bytes);
   g->slot_bytes = g->pack_bytes + AlignUp(t.mc * g->ldc() * eb) + g->row_info_bytes;
   plan.scratch_bytes =
       g->once_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;
-  if (g->prepacked == nullptr && feature_major) {
+  if (padded) {
+    plan.prologue = [g](const LoopArgs& a) -> absl::Status {
+      if (g->prepacked == nullptr) {
+        RETURN_IF_ERROR(PackKernelRows(a, *g, a.scratch));
+      }
+      if (a.ins == nullptr) {
+        return absl::InternalError("gemm: a convolution's input is not in memory");
+      }
+      PadInputPlanes(a.b, *g, (*a.ins)[g->site.lhs][0],
+                     a.b.CreateInBoundsGEP(a.b.getInt8Ty(), a.scratch,
+                                           a.b.getInt64(g->conv->planes_at)));
+      return absl::OkStatus();
+    };
+  } else if (g->prepacked == nullptr && feature_major) {
     plan.prologue = [g](const LoopArgs& a) { return PackKernelRows(a, *g, a.scratch); };
   } else if (g->prepacked == nullptr) {
     plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };

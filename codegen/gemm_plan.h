@@ -66,6 +66,21 @@ struct ConvGemm {
   // A feature-major 1x1 convolution whose positions are the input's, in
   // order: B's depth row k is feature k's plane itself, read in place.
   bool pointwise = false;
+  // A feature-major convolution of stride 1 and no negative padding (not
+  // pointwise): the prologue copies the input once into zero-padded
+  // planes, one per batch and feature, `plane` elements apart (padded_ext,
+  // the padded spatial sizes, row-major, then zeros). Column j then runs
+  // over column_ext, the output's first spatial size and the padded sizes
+  // of the others, and depth row (tap, c) of B at column j is plane c at
+  // j plus the tap's offset in the plane: B's panels are read in place,
+  // `plane` apart along one tap's features, so each depth slice stays
+  // within a tap. The columns past the output's sizes are computed and
+  // dropped (positions, the product's n, counts them).
+  bool padded = false;
+  std::vector<int64_t> padded_ext;
+  std::vector<int64_t> column_ext;
+  int64_t plane = 0;
+  int64_t planes_at = 0;  // the planes' byte offset in scratch
 };
 
 // How the microkernel multiplies: one depth per step in the sums' type
@@ -168,6 +183,16 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
                     const IrArray& input, llvm::Value* bt, llvm::Value* q0,
                     llvm::Value* q1, llvm::Value* pc, llvm::Value* kc,
                     llvm::Value* dst);
+
+// A padded convolution's input copied into its zero-padded planes at
+// `dst` (see ConvGemm::padded), every batch and feature.
+void PadInputPlanes(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, llvm::Value* dst);
+
+// A padded convolution's offset of kernel tap `tap` in a plane:
+// sum_i w_i * dilation_i * (the padded sizes' row-major stride of axis i).
+llvm::Value* PlaneTapOffset(llvm::IRBuilderBase& b, const ConvGemm& c,
+                            llvm::Value* tap);
 
 // A pointwise convolution's B panel `jq` over depths from `pc` for batch
 // `bt`, in place: the input at position jq * nr of feature pc's plane, its
