@@ -535,6 +535,15 @@ ENTRY e {
 })";
   EXPECT_EQ(PlanName(hlo), "gemm");
   ExpectStrictFpBitForBit(hlo, 29);
+  // Stride 1: B read from padded planes.
+  const std::string planes = R"(HloModule m
+ENTRY e {
+  x = f32[2,20,11,13] parameter(0)
+  w = f32[24,20,3,3] parameter(1)
+  ROOT c = f32[2,24,11,13] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
+})";
+  EXPECT_EQ(PlanName(planes), "gemm");
+  ExpectStrictFpBitForBit(planes, 31);
 }
 
 TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
