@@ -481,8 +481,14 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
     block *= c.in_ext[i];
   }
   // Padded planes, where the columns they add past the output's sizes
-  // (two per row of a 3x3 window) stay under a quarter of the positions.
-  c.padded = c.feature_major && !c.pointwise && c.taps > 1;
+  // (two per row of a 3x3 window) stay under a quarter of the positions,
+  // and a tap's features make a depth slice deep enough that loading and
+  // storing the accumulators once per slice costs less than the packing it
+  // saves (NCHW 3x3 at 56x56 into 64 features: 32 input features 3%
+  // slower than packing, 48 6% faster, 64 12%).
+  constexpr int64_t kPlaneMinFeatures = 48;
+  c.padded = c.feature_major && !c.pointwise && c.taps > 1 &&
+             c.features >= kPlaneMinFeatures;
   for (const WindowDim& w : c.window) {
     c.padded = c.padded && w.stride == 1 && w.pad_low >= 0 && w.pad_high >= 0;
   }

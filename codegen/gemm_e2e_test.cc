@@ -535,11 +535,11 @@ ENTRY e {
 })";
   EXPECT_EQ(PlanName(hlo), "gemm");
   ExpectStrictFpBitForBit(hlo, 29);
-  // Stride 1: B read from padded planes.
+  // Stride 1 and 48 input features: B read from padded planes.
   const std::string planes = R"(HloModule m
 ENTRY e {
-  x = f32[2,20,11,13] parameter(0)
-  w = f32[24,20,3,3] parameter(1)
+  x = f32[2,48,11,13] parameter(0)
+  w = f32[24,48,3,3] parameter(1)
   ROOT c = f32[2,24,11,13] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01
 })";
   EXPECT_EQ(PlanName(planes), "gemm");
@@ -547,56 +547,69 @@ ENTRY e {
 }
 
 TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
-  // k[ky,kx,c,o] = (ky + 2 kx + 3 c + o) % 5 - 2 as a constant, reversed
-  // along x; the evaluator's numbers.
-  std::string k_text = "{";
-  for (int ky = 0; ky < 3; ++ky) {
-    absl::StrAppend(&k_text, ky ? ", {" : "{");
-    for (int kx = 0; kx < 3; ++kx) {
-      absl::StrAppend(&k_text, kx ? ", {" : "{");
-      for (int c = 0; c < 8; ++c) {
-        absl::StrAppend(&k_text, c ? ", {" : "{");
-        for (int o = 0; o < 16; ++o) {
-          absl::StrAppend(&k_text, o ? ", " : "", (ky + 2 * kx + 3 * c + o) % 5 - 2);
+  // k[ky,kx,c,o] = (ky + 2 kx + 3 c + o) % 5 - 2 as a constant of
+  // `features` input features, reversed along x; the evaluator's numbers.
+  auto kernel = [](int features) {
+    std::string k_text = "{";
+    for (int ky = 0; ky < 3; ++ky) {
+      absl::StrAppend(&k_text, ky ? ", {" : "{");
+      for (int kx = 0; kx < 3; ++kx) {
+        absl::StrAppend(&k_text, kx ? ", {" : "{");
+        for (int c = 0; c < features; ++c) {
+          absl::StrAppend(&k_text, c ? ", {" : "{");
+          for (int o = 0; o < 16; ++o) {
+            absl::StrAppend(&k_text, o ? ", " : "", (ky + 2 * kx + 3 * c + o) % 5 - 2);
+          }
+          absl::StrAppend(&k_text, "}");
         }
         absl::StrAppend(&k_text, "}");
       }
       absl::StrAppend(&k_text, "}");
     }
-    absl::StrAppend(&k_text, "}");
-  }
-  absl::StrAppend(&k_text, "}");
+    return absl::StrCat(k_text, "}");
+  };
   const std::string hlo = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,12,10,8] parameter(0)
-  k = f32[3,3,8,16] constant()", k_text, R"()
+  k = f32[3,3,8,16] constant()", kernel(8), R"()
   ROOT c = f32[1,12,10,16] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f
 })");
   // The same kernel against an NCHW input: the feature-major product, whose
-  // A is the kernel, packed into rows at compile time; its prologue only
-  // copies the input into padded planes.
+  // A is the kernel, packed into rows at compile time.
   const std::string nchw = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,8,12,10] parameter(0)
-  k = f32[3,3,8,16] constant()", k_text, R"()
+  k = f32[3,3,8,16] constant()", kernel(8), R"()
+  ROOT c = f32[1,16,12,10] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=bf01_01io->bf01
+})");
+  // With 48 input features B is read from padded planes: the prologue only
+  // copies the input into them.
+  const std::string planes = absl::StrCat(R"(HloModule m
+ENTRY e {
+  x = f32[1,48,12,10] parameter(0)
+  k = f32[3,3,48,16] constant()", kernel(48), R"()
   ROOT c = f32[1,16,12,10] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=bf01_01io->bf01
 })");
   for (const auto& [text, input] :
        {std::pair{&hlo, std::vector<int64_t>{1, 12, 10, 8}},
-        std::pair{&nchw, std::vector<int64_t>{1, 8, 12, 10}}}) {
+        std::pair{&nchw, std::vector<int64_t>{1, 8, 12, 10}},
+        std::pair{&planes, std::vector<int64_t>{1, 48, 12, 10}}}) {
     auto module = LoadModuleFromString(*text, "test.hlo");
     ASSERT_TRUE(module.ok()) << module.status();
     auto plan = PlanInstruction(*(*module)->entry()->root());
     ASSERT_TRUE(plan.ok()) << plan.status();
     EXPECT_EQ(plan->name, "gemm");
-    EXPECT_EQ(static_cast<bool>(plan->prologue), text == &nchw);
+    EXPECT_EQ(static_cast<bool>(plan->prologue), text == &planes);
     CompileOptions options;
     options.name = "m";
+    options.opt_level = 0;
     options.emit_llvm = true;
     auto compiled = CompileModule(**module, options);
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_kernel"), std::string::npos);
     EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_b"), std::string::npos);
+    EXPECT_EQ(compiled->llvm_ir.find("gemm.pad_planes") != std::string::npos,
+              text == &planes);
     ExpectMatchesEvaluator(*text,
                            {RandomLiteral(Shape::Array(P::kF32, input), 17, 0)});
   }
