@@ -115,7 +115,8 @@ ENTRY e {
 // Depthwise NHWC convolutions run as loops vectorized over the features
 // (the "depthwise" strategy), summing in the evaluator's order: its numbers
 // bit for bit, for strides, padding (negative too), dilation, reversal,
-// 1-D to 3-D windows, a fused epilogue and positions split across threads.
+// 1-D to 3-D windows, bf16 (summed in float, rounded once), a fused
+// epilogue and positions split across threads.
 TEST(ConvolutionE2eTest, DepthwiseLoopsGiveTheEvaluatorsNumbersBitForBit) {
   const std::vector<std::string> cases = {
       R"(HloModule m
@@ -129,6 +130,12 @@ ENTRY e {
   x = f32[1,13,12,17] parameter(0)
   k = f32[3,2,1,17] parameter(1)
   ROOT c = f32[1,5,7,17] convolution(x, k), window={size=3x2 stride=2x2 pad=1_-1x1_1 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=17
+})",
+      R"(HloModule m
+ENTRY e {
+  x = bf16[1,7,9,32] parameter(0)
+  k = bf16[3,3,1,32] parameter(1)
+  ROOT c = bf16[1,7,9,32] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=32
 })",
       R"(HloModule m
 ENTRY e {
