@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codegen/codegen_test_util.h"
+#include "codegen/conv_test_util.h"
 #include "codegen/strategy.h"
 #include "tools/inputs.h"
 
@@ -31,7 +32,15 @@ namespace {
 
 using P = PrimitiveType;
 using testing::CompileAndRun;
+using testing::ExpectEvaluatorsBits;
+using testing::LabelDims;
 using testing::MakeArray;
+using testing::MakeRandomWindow;
+using testing::Pick;
+using testing::RandomLayout;
+using testing::RandomWindow;
+using testing::ShapeText;
+using testing::ShuffledLabels;
 using testing::Values;
 
 // The strategy that plans the root of `hlo`, after the optimization
@@ -49,55 +58,6 @@ std::string RootStrategy(const std::string& hlo, bool optimize) {
 int64_t RootElements(const std::string& hlo) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
   return module.ok() ? (*module)->entry()->root()->shape().ElementCount() : 0;
-}
-
-// Compiles `hlo` through the optimization pipeline for this host with
-// `features` ("-avx512f": vectors of 8 floats instead of 16) and runs it on
-// `args`, its rows split over threads when `threads` is set.
-absl::StatusOr<std::vector<Literal>> Run(const std::string& hlo,
-                                         const std::vector<Literal>& args,
-                                         const std::string& features,
-                                         bool threads) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
-                   LoadModuleFromString(hlo, "test.hlo"));
-  RETURN_IF_ERROR(OptimizeModule(*module, {}).status());
-  CompileOptions options;
-  options.name = "m";
-  options.features = features;
-  ASSIGN_OR_RETURN(CompiledModel compiled, CompileModule(*module, options));
-  ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> loaded,
-                   LoadedModel::Load(compiled));
-  testing::HookLog log;
-  if (threads) aotc_set_parallel_for(&testing::ThreadedReverseHook, &log);
-  absl::StatusOr<std::vector<Literal>> results = loaded->Run(args);
-  if (threads) aotc_set_parallel_for(nullptr, nullptr);
-  return results;
-}
-
-// `hlo` on `args` gives the evaluator's result bit for bit: on one thread
-// and with its rows split over threads, with this host's vectors and with
-// narrower ones.
-void ExpectEvaluatorsBits(const std::string& hlo,
-                          const std::vector<Literal>& args) {
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  auto expected = EvaluateModule(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  struct Config {
-    const char* features;
-    bool threads;
-  };
-  for (const Config& config :
-       {Config{"", false}, Config{"", true}, Config{"-avx512f", false}}) {
-    SCOPED_TRACE(::testing::Message() << "features '" << config.features
-                                      << "', threads " << config.threads);
-    auto results = Run(hlo, args, config.features, config.threads);
-    ASSERT_TRUE(results.ok()) << results.status();
-    const Comparison c =
-        CompareLiterals((*results)[0], *expected->Leaves()[0], {0, 0});
-    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
-                        << c.first_mismatch;
-  }
 }
 
 TEST(DepthwiseRowsE2eTest, NarrowRowsHandComputed) {
@@ -251,35 +211,9 @@ ENTRY e {
     EXPECT_EQ(RootStrategy(hlo, true), "element-loops");
     auto module = LoadModuleFromString(hlo, "test.hlo");
     ASSERT_TRUE(module.ok()) << module.status();
-    std::vector<Literal> args;
-    const Computation& entry = *(*module)->entry();
-    for (size_t i = 0; i < entry.parameters().size(); ++i) {
-      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 11, i));
-    }
-    testing::ExpectMatchesEvaluator(hlo, args);
+    testing::ExpectMatchesEvaluator(
+        hlo, testing::RandomArguments(*(*module)->entry(), 11));
   }
-}
-
-// "[d0,d1,...]{minor,...,major}" for `dims` and `minor_to_major`.
-std::string ShapeText(const std::vector<int64_t>& dims,
-                      const std::vector<int64_t>& minor_to_major) {
-  return absl::StrCat("[", absl::StrJoin(dims, ","), "]{",
-                      absl::StrJoin(minor_to_major, ","), "}");
-}
-
-// A random layout of `rank` dimensions whose most minor one is `minor`
-// (any when it is -1) and, when `not_minor` >= 0, whose most minor one is
-// not `not_minor`.
-std::vector<int64_t> RandomLayout(size_t rank, int64_t minor, int64_t not_minor,
-                                  std::mt19937& rng) {
-  std::vector<int64_t> m2m(rank);
-  for (size_t d = 0; d < rank; ++d) m2m[d] = static_cast<int64_t>(d);
-  std::shuffle(m2m.begin(), m2m.end(), rng);
-  if (minor >= 0) {
-    std::iter_swap(m2m.begin(), std::find(m2m.begin(), m2m.end(), minor));
-  }
-  if (not_minor >= 0 && m2m[0] == not_minor) std::swap(m2m[0], m2m[1]);
-  return m2m;
 }
 
 struct RandomDepthwise {
@@ -297,9 +231,7 @@ struct RandomDepthwise {
 // rows wide enough for vectors; strides, padding (negative too), kernel
 // dilation, reversal and channel multipliers vary; f32, f64, bf16, f16.
 RandomDepthwise MakeRandomDepthwise(std::mt19937& rng, int case_index) {
-  auto pick = [&](std::vector<int64_t> v) {
-    return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
-  };
+  auto pick = [&](std::vector<int64_t> v) { return Pick(rng, v); };
   static const char* const kTypes[] = {"f32", "f32", "f64", "bf16", "f16"};
   static const P kPTypes[] = {P::kF32, P::kF32, P::kF64, P::kBF16, P::kF16};
   const int64_t type = pick({0, 1, 2, 3, 4});
@@ -307,54 +239,25 @@ RandomDepthwise MakeRandomDepthwise(std::mt19937& rng, int case_index) {
   const int64_t batch = pick({1, 2, 3});
   const int64_t features = pick({2, 3, 5, 7});
   const int64_t multiplier = pick({1, 1, 1, 2, 3});
-  std::vector<int64_t> in_sizes, win_sizes, out_sizes;
-  std::vector<std::string> size_t_, stride_t, pad_t, rhs_d, rev_t;
-  for (int i = 0; i < spatial; ++i) {
-    const int64_t in =
-        i == spatial - 1 ? pick({1, 5, 17, 31, 61, 67}) : pick({1, 2, 3, 5, 7});
-    const int64_t size = pick({1, 2, 3, 5});
-    const int64_t stride = pick({1, 1, 2, 3});
-    const int64_t rd = pick({1, 1, 2});
-    const int64_t lo = pick({-2, -1, 0, 0, 1, 2, 3});
-    int64_t hi = pick({-2, -1, 0, 0, 1, 2, 3});
-    if (in + lo + hi < 0) hi = -in - lo;  // a padded size of 0
-    const int64_t padded = in + lo + hi;
-    const int64_t window = (size - 1) * rd + 1;
-    in_sizes.push_back(in);
-    win_sizes.push_back(size);
-    out_sizes.push_back(padded < window ? 0 : (padded - window) / stride + 1);
-    size_t_.push_back(absl::StrCat(size));
-    stride_t.push_back(absl::StrCat(stride));
-    pad_t.push_back(absl::StrCat(lo, "_", hi));
-    rhs_d.push_back(absl::StrCat(rd));
-    rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
-  }
-  auto labels = [&](char a, char b) {
-    std::string l = {a, b};
-    for (int i = 0; i < spatial; ++i) l.push_back(static_cast<char>('0' + i));
-    std::shuffle(l.begin(), l.end(), rng);
-    return l;
-  };
-  auto dims = [&](const std::string& l, int64_t a, int64_t b,
-                  const std::vector<int64_t>& sizes) {
-    std::vector<int64_t> d;
-    for (char c : l) {
-      d.push_back(c >= '0' && c <= '9'   ? sizes[c - '0']
-                  : c == 'b' || c == 'i' ? a
-                                         : b);
-    }
-    return d;
-  };
-  const std::string ll = labels('b', 'f');
-  const std::string rl = labels('i', 'o');
-  const std::string ol = labels('b', 'f');
-  const std::vector<int64_t> lhs_dims = dims(ll, batch, features, in_sizes);
+  // W, the last spatial dimension, wide enough for vectors most of the
+  // time.
+  const RandomWindow window =
+      MakeRandomWindow(rng, spatial,
+                       [&](int i) {
+                         return i == spatial - 1 ? pick({1, 5, 17, 31, 61, 67})
+                                                 : pick({1, 2, 3, 5, 7});
+                       },
+                       {-2, -1, 0, 0, 1, 2, 3});
+  const std::string ll = ShuffledLabels('b', 'f', spatial, rng);
+  const std::string rl = ShuffledLabels('i', 'o', spatial, rng);
+  const std::string ol = ShuffledLabels('b', 'f', spatial, rng);
+  const std::vector<int64_t> lhs_dims =
+      LabelDims(ll, batch, features, window.in_sizes);
   const std::vector<int64_t> rhs_dims =
-      dims(rl, 1, features * multiplier, win_sizes);
+      LabelDims(rl, 1, features * multiplier, window.win_sizes);
   const std::vector<int64_t> out_dims =
-      dims(ol, batch, features * multiplier, out_sizes);
-  // W: the last spatial dimension, the result's most minor; the input's
-  // too half the time.
+      LabelDims(ol, batch, features * multiplier, window.out_sizes);
+  // W is the result's most minor dimension; the input's too half the time.
   const char w = static_cast<char>('0' + spatial - 1);
   const bool w_minor = pick({0, 1}) == 1;
   const std::vector<int64_t> lhs_m2m =
@@ -369,17 +272,13 @@ RandomDepthwise MakeRandomDepthwise(std::mt19937& rng, int case_index) {
       "HloModule m\nENTRY e {\n  x = ", t, ShapeText(lhs_dims, lhs_m2m),
       " parameter(0)\n  k = ", t, ShapeText(rhs_dims, rhs_m2m),
       " parameter(1)\n  ROOT c = ", t, ShapeText(out_dims, out_m2m),
-      " convolution(x, k), window={size=", absl::StrJoin(size_t_, "x"),
-      " stride=", absl::StrJoin(stride_t, "x"),
-      " pad=", absl::StrJoin(pad_t, "x"),
-      " rhs_dilate=", absl::StrJoin(rhs_d, "x"),
-      " rhs_reversal=", absl::StrJoin(rev_t, "x"), "}, dim_labels=", ll, "_",
-      rl, "->", ol, ", feature_group_count=", features, "\n}\n");
+      " convolution(x, k), ", window.text, ", dim_labels=", ll, "_", rl, "->",
+      ol, ", feature_group_count=", features, "\n}\n");
   r.args.push_back(
       RandomLiteral(Shape::Array(kPTypes[type], lhs_dims), case_index, 0));
   r.args.push_back(
       RandomLiteral(Shape::Array(kPTypes[type], rhs_dims), case_index, 1));
-  r.wide = out_sizes.back() >= 24;
+  r.wide = window.out_sizes.back() >= 24;
   return r;
 }
 
