@@ -173,6 +173,50 @@ ENTRY e {
             RandomLiteral(Shape::Array(P::kF32, {6}), 7, 2)});
 }
 
+// Strides along W: vectors of inputs loaded as one contiguous run with
+// every stride-th element kept up to stride 4, read one by one above it;
+// the run ends at the last lane's input. In the first case the interior
+// is x in [1, 33) (x = 33 would read past the row), whose last vector reads
+// up to input 2 * 32 - 1 + 2 = 65, the row's last: for the last row of the
+// last feature, the input's last element, right before a guard page (the
+// input is 4224 bytes, a multiple of the buffers' 64-byte alignment).
+TEST(DepthwiseRowsE2eTest, StridedRowsGiveTheEvaluatorsBits) {
+  const std::vector<std::string> cases = {
+      R"(HloModule m
+ENTRY e {
+  x = f32[1,4,4,66] parameter(0)
+  k = f32[4,1,3,3] parameter(1)
+  ROOT c = f32[1,4,2,33] convolution(x, k), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=4
+})",
+      R"(HloModule m
+ENTRY e {
+  x = bf16[2,2,7,71] parameter(0)
+  k = bf16[2,1,2,3] parameter(1)
+  ROOT c = bf16[2,2,6,23] convolution(x, k), window={size=2x3 stride=1x3 pad=0_0x-1_2 rhs_dilate=1x2 rhs_reversal=0x1}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f32[1,2,3,130] parameter(0)
+  k = f32[2,1,1,3] parameter(1)
+  ROOT c = f32[1,2,3,32] convolution(x, k), window={size=1x3 stride=1x4}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f64[1,2,3,170] parameter(0)
+  k = f64[2,1,1,3] parameter(1)
+  ROOT c = f64[1,2,3,34] convolution(x, k), window={size=1x3 stride=1x5 pad=0_0x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})",
+  };
+  for (const std::string& hlo : cases) {
+    SCOPED_TRACE(hlo);
+    EXPECT_EQ(RootStrategy(hlo, true), "depthwise-rows");
+    auto module = LoadModuleFromString(hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    ExpectEvaluatorsBits(hlo,
+                         testing::RandomArguments(*(*module)->entry(), 17));
+  }
+}
+
 // Depthwise convolutions that are not for depthwise-rows: the generic
 // loops take them, with the evaluator's numbers.
 TEST(DepthwiseRowsE2eTest, NearMissesGoElsewhere) {

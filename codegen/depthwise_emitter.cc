@@ -24,6 +24,8 @@ constexpr int64_t kMaxFeatures = 16384;
 // The longest output row of depthwise-rows (its accumulators are on the
 // stack too).
 constexpr int64_t kMaxRow = 16384;
+// The largest stride along W whose vectors of inputs are one wide load.
+constexpr int64_t kMaxLoadStride = 4;
 
 struct Depthwise {
   DotSite site;
@@ -204,9 +206,11 @@ struct DepthwiseRows {
   int64_t vec_lo = 0;
   int64_t vec_hi = 0;
   int lanes = 1;
-  // W is the input's most minor dimension and the stride along it is 1:
-  // a vector's inputs are one contiguous load.
-  bool contiguous = false;
+  // W is the input's most minor dimension: a vector's inputs are one
+  // contiguous load of (lanes - 1) * stride + 1 elements, every stride-th
+  // of them kept (0: W is not, or the stride is above kMaxLoadStride; the
+  // inputs are read one by one).
+  int64_t load_stride = 0;
 };
 
 // floor(n / d) and ceil(n / d) for d >= 1.
@@ -411,16 +415,24 @@ class RowEmitter {
     // The vector of inputs of lanes x from x0 at tap w.
     auto inputs = [&](Value* x0,
                       const std::vector<Value*>& w) -> absl::StatusOr<Value*> {
-      if (r_.contiguous && in_array != nullptr) {
+      if (r_.load_stride > 0 && in_array != nullptr) {
         x_at.multi[d_.dn.input_spatial[r_.w_axis]] = InputX(x0, w[r_.w_axis]);
         const PrimitiveType st = in_array->shape().element_type();
+        const int64_t stride = r_.load_stride;
+        // Up to the last lane's input, which is inside the input row.
         auto* storage = llvm::FixedVectorType::get(
-            StorageType(b_.getContext(), st), lanes);
-        return StorageToCompute(
-            b_,
+            StorageType(b_.getContext(), st), (lanes - 1) * stride + 1);
+        Value* wide =
             b_.CreateAlignedLoad(storage, in_array->ElementPointer(b_, x_at),
-                                 llvm::Align(StorageBytes(st))),
-            st);
+                                 llvm::Align(StorageBytes(st)));
+        if (stride > 1) {
+          std::vector<int> every;
+          for (int64_t l = 0; l < lanes; ++l) {
+            every.push_back(static_cast<int>(l * stride));
+          }
+          wide = b_.CreateShuffleVector(wide, every);
+        }
+        return StorageToCompute(b_, wide, st);
       }
       Value* xs = llvm::PoisonValue::get(vec_type);
       for (int64_t l = 0; l < lanes; ++l) {
@@ -577,8 +589,10 @@ std::optional<StrategyPlan> PlanDepthwiseRows(const Instruction& inst,
     r.vec_hi = hi;
   }
   const Shape& lhs = d->site.dot->operand(0)->shape();
-  r.contiguous = wd.stride == 1 &&
-                 lhs.layout().minor_to_major[0] == d->dn.input_spatial[r.w_axis];
+  if (wd.stride <= kMaxLoadStride &&
+      lhs.layout().minor_to_major[0] == d->dn.input_spatial[r.w_axis]) {
+    r.load_stride = wd.stride;
+  }
   const std::vector<int64_t>& m2m = inst.shape().layout().minor_to_major;
   for (auto it = m2m.rbegin(); it + 1 != m2m.rend(); ++it) {
     r.row_dims.push_back(*it);

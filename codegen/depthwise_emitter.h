@@ -38,8 +38,8 @@
 // tested per element: for a W tap the x whose input position is inside
 // form the interval [lo(w), hi(w)), and [X0, X1) (known at compile time)
 // is where every W tap is inside, so the vector loop reads only inside the
-// input, contiguously when W is also the input's most minor dimension with
-// stride 1. Each acc[x] again sums its taps in the evaluator's order,
+// input: one contiguous run per vector (every stride-th element kept) when
+// W is also the input's most minor dimension. Each acc[x] again sums its taps in the evaluator's order,
 // product rounded then added, f16/bf16 in float rounded once at the end:
 // the evaluator's numbers bit for bit.
 #ifndef AOTC_CODEGEN_DEPTHWISE_EMITTER_H_
