@@ -242,6 +242,13 @@ ENTRY e {
   k = f32[4,2,3,3] parameter(1)
   ROOT c = f32[1,4,9,9] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=4
 })",
+      // 4097 kernel taps, more than a row keeps on the stack.
+      R"(HloModule m
+ENTRY e {
+  x = f32[1,2,4099] parameter(0)
+  k = f32[2,1,4097] parameter(1)
+  ROOT c = f32[1,2,3] convolution(x, k), window={size=4097}, dim_labels=bf0_oi0->bf0, feature_group_count=2
+})",
       // Integers.
       R"(HloModule m
 ENTRY e {

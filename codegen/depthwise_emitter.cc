@@ -21,9 +21,10 @@ namespace {
 using llvm::Value;
 
 constexpr int64_t kMaxFeatures = 16384;
-// The longest output row of depthwise-rows (its accumulators are on the
-// stack too).
+// The longest output row of depthwise-rows and the most kernel taps: its
+// accumulators and the row's taps are on the stack too.
 constexpr int64_t kMaxRow = 16384;
+constexpr int64_t kMaxTaps = 4096;
 // The largest stride along W whose vectors of inputs are one wide load.
 constexpr int64_t kMaxLoadStride = 4;
 
@@ -572,7 +573,7 @@ std::optional<StrategyPlan> PlanDepthwiseRows(const Instruction& inst,
     return std::nullopt;
   }
   r.row = out.dimensions(minor);
-  if (r.row > kMaxRow) return std::nullopt;
+  if (r.row > kMaxRow || d->taps > kMaxTaps) return std::nullopt;
   // The x whose every W tap is inside, x * stride - pad_low >= 0 and
   // x * stride - pad_low + (size - 1) * dilation <= in - 1, as vectors of
   // a register's width.

@@ -65,8 +65,8 @@ std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst);
 // with an epilogue, batch_group_count 1, no input dilation, at least two
 // input features with feature_group_count equal to them) with any number of
 // output features per group (a channel multiplier), whose result has a
-// spatial dimension as its most minor one, of at most 16384 elements, and
-// whose input and result are not empty; the same types. The vectors are as
+// spatial dimension as its most minor one, of at most 16384 elements, with
+// at most 4096 kernel taps, and whose input and result are not empty; the same types. The vectors are as
 // wide as the target's (none on targets without vectors).
 std::optional<StrategyPlan> PlanDepthwiseRows(const Instruction& inst,
                                               const TargetInfo& target);
