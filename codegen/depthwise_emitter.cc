@@ -207,6 +207,13 @@ struct DepthwiseRows {
   int64_t vec_lo = 0;
   int64_t vec_hi = 0;
   int lanes = 1;
+  // Where the last vector's lanes stop repeating the vector before: from
+  // vec_lo plus whole vectors. When it is below vec_hi, the last vector is
+  // stored apart (tail), so that no store of a vector overlaps another.
+  int64_t TailFrom() const {
+    if (vec_hi <= vec_lo) return vec_hi;  // no vectors (lanes may be 0)
+    return vec_lo + (vec_hi - vec_lo) / lanes * lanes;
+  }
   // W is the input's most minor dimension: a vector's inputs are one
   // contiguous load of (lanes - 1) * stride + 1 elements, every stride-th
   // of them kept (0: W is not, or the stride is above kMaxLoadStride; the
@@ -260,9 +267,12 @@ class RowEmitter {
         sum_type_(ComputeType(b_.getContext(), d_.type)),
         row_type_(llvm::ArrayType::get(sum_type_, r.row)),
         taps_type_(llvm::ArrayType::get(sum_type_, d_.taps)),
+        tail_type_(llvm::ArrayType::get(sum_type_, std::max(r.lanes, 1))),
         acc_(EntryAlloca(b_, row_type_, "depthwise.acc")),
+        tail_(EntryAlloca(b_, tail_type_, "depthwise.tail")),
         k_(EntryAlloca(b_, taps_type_, "depthwise.k")) {
     acc_->setAlignment(llvm::Align(64));
+    tail_->setAlignment(llvm::Align(64));
   }
 
   absl::Status Emit(Index& o, Index& x_at, Index& k_at) {
@@ -291,17 +301,22 @@ class RowEmitter {
                     llvm::MaybeAlign(64));
     RETURN_IF_ERROR(EmitBorder(o, x_at));
     if (r_.vec_hi > r_.vec_lo) RETURN_IF_ERROR(EmitVectors(o, x_at));
-    // The epilogue: the row's elements from their sums, in three loops
-    // split where the vectors start and end, so that the vectorized middle
-    // loop reads acc where the vectors were stored (a read straddling two
-    // stores still in flight would wait for them to retire).
+    // The epilogue: the row's elements from their sums, in loops split
+    // where the vectors start and end and where the tail starts, so that
+    // the vectorized loops read the sums where the vectors stored them (a
+    // read straddling two stores still in flight would wait for them to
+    // retire).
     ElementalEmitter emitter(a_.mc, b_);
-    auto epilogue = [&](int64_t from, int64_t to) {
+    auto epilogue = [&](int64_t from, int64_t to, bool tail) {
       EmitForLoop(b_, b_.getInt64(from), b_.getInt64(to), "depthwise.out",
                   [&](Value* x) {
         if (!status.ok()) return;
         o.multi[d_.dn.output_spatial[r_.w_axis]] = x;
-        Value* sum = b_.CreateLoad(sum_type_, At(row_type_, acc_, x));
+        Value* slot =
+            tail ? At(tail_type_, tail_,
+                      b_.CreateSub(x, b_.getInt64(r_.vec_hi - r_.lanes)))
+                 : At(row_type_, acc_, x);
+        Value* sum = b_.CreateLoad(sum_type_, slot);
         absl::StatusOr<Value*> v = EmitDotEpilogue(
             emitter, a_, d_.site, SumToResult(b_, sum, d_, a_.inst), o);
         if (!v.ok()) {
@@ -311,9 +326,10 @@ class RowEmitter {
         a_.out[0].Write(b_, o, *v);
       });
     };
-    epilogue(0, r_.vec_lo);
-    epilogue(r_.vec_lo, r_.vec_hi);
-    epilogue(r_.vec_hi, r_.row);
+    epilogue(0, r_.vec_lo, false);
+    epilogue(r_.vec_lo, r_.TailFrom(), false);
+    epilogue(r_.TailFrom(), r_.vec_hi, true);
+    epilogue(r_.vec_hi, r_.row, false);
     return status;
   }
 
@@ -449,15 +465,19 @@ class RowEmitter {
                 "depthwise.vec", [&](Value* g) {
       if (!status.ok()) return;
       // Vector j of the group starts at x0[j]; the last ones of the row
-      // end at vec_hi, overlapping (or repeating) vectors before them.
-      std::vector<Value*> x0;
+      // end at vec_hi, overlapping (or repeating) vectors before them, and
+      // are stored to the tail.
+      std::vector<Value*> x0, to;
       for (int64_t j = 0; j < group; ++j) {
         Value* v = b_.CreateAdd(b_.CreateMul(g, b_.getInt64(group)),
                                 b_.getInt64(j));
-        x0.push_back(Min(b_,
-                         b_.CreateAdd(b_.getInt64(r_.vec_lo),
-                                      b_.CreateMul(v, b_.getInt64(lanes))),
-                         b_.getInt64(r_.vec_hi - lanes)));
+        Value* start = b_.CreateAdd(b_.getInt64(r_.vec_lo),
+                                    b_.CreateMul(v, b_.getInt64(lanes)));
+        Value* last = b_.getInt64(r_.vec_hi - lanes);
+        Value* in_tail = b_.CreateICmpSGT(start, last);
+        x0.push_back(b_.CreateSelect(in_tail, last, start));
+        to.push_back(b_.CreateSelect(in_tail, tail_,
+                                     At(row_type_, acc_, x0.back())));
         b_.CreateStore(llvm::Constant::getNullValue(vec_type), sums[j]);
       }
       status = EmitTaps(o, x_at, "depthwise.vtap",
@@ -475,7 +495,7 @@ class RowEmitter {
       });
       for (int64_t j = 0; j < group; ++j) {
         b_.CreateAlignedStore(
-            b_.CreateLoad(vec_type, sums[j]), At(row_type_, acc_, x0[j]),
+            b_.CreateLoad(vec_type, sums[j]), to[j],
             llvm::Align(sum_type_->getPrimitiveSizeInBits() / 8));
       }
     });
@@ -489,7 +509,9 @@ class RowEmitter {
   llvm::Type* sum_type_;
   llvm::ArrayType* row_type_;
   llvm::ArrayType* taps_type_;
+  llvm::ArrayType* tail_type_;
   llvm::AllocaInst* acc_;
+  llvm::AllocaInst* tail_;  // the last vector of the row, when it overlaps
   llvm::AllocaInst* k_;
 };
 

@@ -29,7 +29,7 @@
 //         acc[x] += in[b, feature / multiplier, .., x * stride - pad +
 //                      w_W * dilation] * k[w]
 //     interior [X0, X1), a vector of V lanes at a time (up to 4 vectors
-//     together, the last one overlapping the one before):
+//     together; the last one, overlapping the one before, stored apart):
 //       sum = 0; for each tap w inside off W: sum += in[.., x0 ..] * k[w]
 //       acc[x0 .. x0 + V) = sum
 //     for x: out[b, feature, .., x] = epilogue(acc[x])
