@@ -202,7 +202,7 @@ struct DepthwiseRows {
   std::vector<int64_t> row_dims;  // the other output dims, major to minor
   std::vector<int64_t> row_ext;   // their extents
   // The x in [vec_lo, vec_hi) have every W tap inside the input and are
-  // computed vectors of `lanes` at a time (the last vector overlapping the
+  // computed in vectors of `lanes` (the last vector overlapping the
   // one before); empty when fewer than `lanes`.
   int64_t vec_lo = 0;
   int64_t vec_hi = 0;
