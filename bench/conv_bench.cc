@@ -6,6 +6,13 @@
 //   conv/aotc/1x1       1x1, 256 -> 64 features at 56x56
 //   conv/aotc/7x7s2     7x7 stride 2, 3 -> 64 features at 224x224, padding 3
 //   conv/aotc/..._nchw  the same in NCHW (the gemm's feature-major product)
+//
+// and MobileNet's depthwise convolution (one input feature per group):
+//
+//   conv/aotc/depthwise3x3       3x3, 256 features at 56x56, padding 1, NHWC
+//   conv/aotc/depthwise3x3_nchw  the same in NCHW with an OIHW kernel
+//
+// each side by side with
 //   conv/onednn/...     oneDNN's convolution primitive on the same data, its
 //                       weights reordered once, before timing, into the
 //                       layout it prefers (aotc packs them on every run,
@@ -19,9 +26,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench_util.h"
+#include "depthwise_conv3x3.h"
+#include "depthwise_conv3x3_nchw.h"
 #include "resnet_conv1x1.h"
 #include "resnet_conv1x1_nchw.h"
 #include "resnet_conv3x3.h"
@@ -41,18 +51,21 @@ namespace {
 struct Conv {
   int64_t size, in, out, window, stride, pad;
   bool nchw = false;  // NCHW input and output, OIHW kernel
+  int64_t groups = 1;  // feature groups (in: depthwise)
   int64_t out_size() const { return (size + 2 * pad - window) / stride + 1; }
+  // Input features per group, the kernel's input dimension.
+  int64_t group_in() const { return in / groups; }
   double flops() const {
-    return 2.0 * out_size() * out_size() * out * window * window * in;
+    return 2.0 * out_size() * out_size() * out * window * window * group_in();
   }
-  // Element offsets of the input, the kernel and the output in the
-  // convolution's layouts.
+  // Element offsets of the input, the kernel (i an input feature of o's
+  // group) and the output in the convolution's layouts.
   int64_t x_at(int64_t y, int64_t x, int64_t i) const {
     return nchw ? (i * size + y) * size + x : (y * size + x) * in + i;
   }
   int64_t w_at(int64_t ky, int64_t kx, int64_t i, int64_t o) const {
-    return nchw ? ((o * in + i) * window + ky) * window + kx
-                : ((ky * window + kx) * in + i) * out + o;
+    return nchw ? ((o * group_in() + i) * window + ky) * window + kx
+                : ((ky * window + kx) * group_in() + i) * out + o;
   }
   int64_t y_at(int64_t y, int64_t x, int64_t o) const {
     const int64_t os = out_size();
@@ -66,13 +79,15 @@ struct ConvData {
 };
 
 const ConvData& Data(const Conv& c) {
-  static auto* cache = new std::map<int64_t, ConvData>;
-  auto [it, inserted] = cache->try_emplace(
-      (c.size * 1000000 + c.in * 1000 + c.window) * 2 + (c.nchw ? 1 : 0));
+  using Key = std::tuple<int64_t, int64_t, int64_t, bool, int64_t>;
+  static auto* cache = new std::map<Key, ConvData>;
+  auto [it, inserted] =
+      cache->try_emplace(Key{c.size, c.in, c.window, c.nchw, c.groups});
   ConvData& d = it->second;
   if (inserted) {
     d.x = UniformFloats(c.size * c.size * c.in, 41, -1.0f, 1.0f);
-    d.w = UniformFloats(c.window * c.window * c.in * c.out, 42, -1.0f, 1.0f);
+    d.w = UniformFloats(c.window * c.window * c.group_in() * c.out, 42, -1.0f,
+                        1.0f);
     const int64_t os = c.out_size();
     for (int64_t s = 0; s < 64; ++s) {
       const int64_t oy = (s * 37) % os, ox = (s * 53 + 7) % os,
@@ -83,15 +98,16 @@ const ConvData& Data(const Conv& c) {
           const int64_t iy = oy * c.stride - c.pad + ky;
           const int64_t ix = ox * c.stride - c.pad + kx;
           if (iy < 0 || iy >= c.size || ix < 0 || ix >= c.size) continue;
-          for (int64_t i = 0; i < c.in; ++i) {
-            const double p = double{d.x[c.x_at(iy, ix, i)]} *
+          const int64_t first = o / (c.out / c.groups) * c.group_in();
+          for (int64_t i = 0; i < c.group_in(); ++i) {
+            const double p = double{d.x[c.x_at(iy, ix, first + i)]} *
                              d.w[c.w_at(ky, kx, i, o)];
             sum += p;
             magnitude += std::abs(p);
           }
         }
       }
-      const int64_t taps = c.window * c.window * c.in;
+      const int64_t taps = c.window * c.window * c.group_in();
       d.samples.push_back({c.y_at(oy, ox, o), sum,
                            1.01 * taps * std::ldexp(1.0, -24) * magnitude});
     }
@@ -129,9 +145,16 @@ void OneDnn(benchmark::State& state, const Conv& c) {
   const tag data_tag = c.nchw ? tag::nchw : tag::nhwc;
   const memory::desc src_md({1, c.in, c.size, c.size}, f32, data_tag);
   const memory::desc dst_md({1, c.out, os, os}, f32, data_tag);
-  const memory::desc user_w_md({c.out, c.in, c.window, c.window}, f32,
-                               c.nchw ? tag::oihw : tag::hwio);
-  const memory::desc any_w_md({c.out, c.in, c.window, c.window}, f32, tag::any);
+  // Grouped weights have a leading group dimension: goihw, or hwigo for
+  // the HWIO kernel.
+  const memory::dims w_dims =
+      c.groups == 1 ? memory::dims{c.out, c.in, c.window, c.window}
+                    : memory::dims{c.groups, c.out / c.groups, c.group_in(),
+                                   c.window, c.window};
+  const tag w_tag = c.groups == 1 ? (c.nchw ? tag::oihw : tag::hwio)
+                                  : (c.nchw ? tag::goihw : tag::hwigo);
+  const memory::desc user_w_md(w_dims, f32, w_tag);
+  const memory::desc any_w_md(w_dims, f32, tag::any);
   const dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
       src_md, any_w_md, dst_md, {c.stride, c.stride}, {c.pad, c.pad},
@@ -144,6 +167,8 @@ void OneDnn(benchmark::State& state, const Conv& c) {
   stream.wait();
   dnnl::convolution_forward conv(pd);
   memory src(src_md, engine, const_cast<float*>(d.x.data()));
+  // Which of oneDNN's implementations ran (jit:avx512_core, gemm:jit, ...).
+  state.SetLabel(pd.impl_info_str());
   TimeConv(state, "onednn", c, [&](const ConvData&, float* y) {
     memory dst(dst_md, engine, y);
     conv.execute(stream, {{DNNL_ARG_SRC, src},
@@ -183,6 +208,12 @@ void RegisterConv(const std::string& size, const Conv& c, const char* model,
   RegisterConv<&resnet_conv7x7_nchw_run>(
       "7x7s2_nchw", {224, 3, 64, 7, 2, 3, true}, "resnet_conv7x7_nchw",
       RESNET_CONV7X7_NCHW_TEMP_BYTES);
+  RegisterConv<&depthwise_conv3x3_run>(
+      "depthwise3x3", {56, 256, 256, 3, 1, 1, false, 256}, "depthwise_conv3x3",
+      DEPTHWISE_CONV3X3_TEMP_BYTES);
+  RegisterConv<&depthwise_conv3x3_nchw_run>(
+      "depthwise3x3_nchw", {56, 256, 256, 3, 1, 1, true, 256},
+      "depthwise_conv3x3_nchw", DEPTHWISE_CONV3X3_NCHW_TEMP_BYTES);
   return true;
 }();
 

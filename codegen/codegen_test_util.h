@@ -25,6 +25,7 @@
 #include "compiler/passes/pipelines.h"
 #include "compiler/support/status_macros.h"
 #include "tools/compare.h"
+#include "tools/inputs.h"
 
 namespace aotc::codegen::testing {
 
@@ -103,6 +104,68 @@ inline void ExpectMatchesEvaluator(std::string_view hlo,
       EXPECT_TRUE(c.ok()) << "result " << k << ": " << c.mismatches
                           << " mismatches; first " << c.first_mismatch;
     }
+  }
+}
+
+// Seeded random arguments for the parameters of `entry`, parameter i from
+// stream i (tools/inputs.h).
+inline std::vector<Literal> RandomArguments(const Computation& entry,
+                                            uint64_t seed) {
+  std::vector<Literal> args;
+  for (size_t i = 0; i < entry.parameters().size(); ++i) {
+    args.push_back(RandomLiteral(entry.parameters()[i]->shape(), seed, i));
+  }
+  return args;
+}
+
+// Compiles `hlo` through the optimization pipeline for this host with
+// `features` ("-avx512f": vectors of 8 floats instead of 16) and runs it on
+// `args`, its parallel loops split over threads (ThreadedReverseHook) when
+// `threads` is set.
+inline absl::StatusOr<std::vector<Literal>> CompileAndRunWith(
+    const std::string& hlo, const std::vector<Literal>& args,
+    const std::string& features, bool threads) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
+                   LoadModuleFromString(hlo, "test.hlo"));
+  RETURN_IF_ERROR(OptimizeModule(*module, {}).status());
+  CompileOptions options;
+  options.name = "m";
+  options.features = features;
+  ASSIGN_OR_RETURN(CompiledModel compiled, CompileModule(*module, options));
+  ASSIGN_OR_RETURN(std::unique_ptr<LoadedModel> loaded,
+                   LoadedModel::Load(compiled));
+  HookLog log;
+  if (threads) aotc_set_parallel_for(&ThreadedReverseHook, &log);
+  absl::StatusOr<std::vector<Literal>> results = loaded->Run(args);
+  if (threads) aotc_set_parallel_for(nullptr, nullptr);
+  return results;
+}
+
+// `hlo` on `args`, through the optimization pipeline, gives the
+// evaluator's result (of the module as read) bit for bit: on one thread
+// and split over threads, with this host's vectors and with narrower ones
+// (no AVX-512).
+inline void ExpectEvaluatorsBits(const std::string& hlo,
+                                 const std::vector<Literal>& args) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  struct Config {
+    const char* features;
+    bool threads;
+  };
+  for (const Config& config :
+       {Config{"", false}, Config{"", true}, Config{"-avx512f", false}}) {
+    SCOPED_TRACE(::testing::Message() << "features '" << config.features
+                                      << "', threads " << config.threads);
+    auto results =
+        CompileAndRunWith(hlo, args, config.features, config.threads);
+    ASSERT_TRUE(results.ok()) << results.status();
+    const Comparison c =
+        CompareLiterals((*results)[0], *expected->Leaves()[0], {0, 0});
+    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
+                        << c.first_mismatch;
   }
 }
 

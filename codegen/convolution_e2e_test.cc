@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codegen/codegen_test_util.h"
+#include "codegen/conv_test_util.h"
 #include "codegen/strategy.h"
 #include "tests/corpus/corpus_compare.h"
 #include "tools/inputs.h"
@@ -29,6 +30,12 @@ namespace {
 
 using P = PrimitiveType;
 using testing::CompileAndRun;
+using testing::LabelDims;
+using testing::MakeRandomWindow;
+using testing::RandomLayout;
+using testing::RandomWindow;
+using testing::ShapeText;
+using testing::ShuffledLabels;
 using testing::ExpectMatchesEvaluator;
 using testing::MakeArray;
 using testing::Values;
@@ -115,7 +122,8 @@ ENTRY e {
 // Depthwise NHWC convolutions run as loops vectorized over the features
 // (the "depthwise" strategy), summing in the evaluator's order: its numbers
 // bit for bit, for strides, padding (negative too), dilation, reversal,
-// 1-D to 3-D windows, a fused epilogue and positions split across threads.
+// 1-D to 3-D windows, bf16 (summed in float, rounded once), a fused
+// epilogue and positions split across threads.
 TEST(ConvolutionE2eTest, DepthwiseLoopsGiveTheEvaluatorsNumbersBitForBit) {
   const std::vector<std::string> cases = {
       R"(HloModule m
@@ -129,6 +137,12 @@ ENTRY e {
   x = f32[1,13,12,17] parameter(0)
   k = f32[3,2,1,17] parameter(1)
   ROOT c = f32[1,5,7,17] convolution(x, k), window={size=3x2 stride=2x2 pad=1_-1x1_1 rhs_dilate=2x1 rhs_reversal=1x0}, dim_labels=b01f_01io->b01f, feature_group_count=17
+})",
+      R"(HloModule m
+ENTRY e {
+  x = bf16[1,7,9,32] parameter(0)
+  k = bf16[3,3,1,32] parameter(1)
+  ROOT c = bf16[1,7,9,32] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=32
 })",
       R"(HloModule m
 ENTRY e {
@@ -153,28 +167,13 @@ ENTRY e {
     SCOPED_TRACE(hlo);
     auto module = LoadModuleFromString(hlo, "test.hlo");
     ASSERT_TRUE(module.ok()) << module.status();
-    std::vector<Literal> args;
-    const Computation& entry = *(*module)->entry();
-    for (size_t i = 0; i < entry.parameters().size(); ++i) {
-      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 23, i));
-    }
-    auto expected = EvaluateModule(**module, args);
-    ASSERT_TRUE(expected.ok()) << expected.status();
+    const std::vector<Literal> args =
+        testing::RandomArguments(*(*module)->entry(), 23);
     ASSERT_TRUE(OptimizeModule(**module, {}).ok());
     auto plan = PlanInstruction(*(*module)->entry()->root());
     ASSERT_TRUE(plan.ok()) << plan.status();
     EXPECT_EQ(plan->name, "depthwise");
-    for (bool threads : {false, true}) {
-      testing::HookLog log;
-      if (threads) aotc_set_parallel_for(&testing::ThreadedReverseHook, &log);
-      auto results = CompileAndRun(hlo, args, 2, /*optimize=*/true);
-      if (threads) aotc_set_parallel_for(nullptr, nullptr);
-      ASSERT_TRUE(results.ok()) << results.status();
-      const Comparison c =
-          CompareLiterals((*results)[0], *expected->Leaves()[0], {0, 0});
-      EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
-                          << c.first_mismatch;
-    }
+    testing::ExpectEvaluatorsBits(hlo, args);
   }
 }
 
@@ -386,31 +385,6 @@ std::string DimsText(const std::vector<int64_t>& dims, std::mt19937& rng) {
   return absl::StrCat(text, "{", absl::StrJoin(minor_to_major, ","), "}");
 }
 
-// The labels a, b and one digit per spatial dimension in a random order:
-// labels[k] names dimension k.
-std::string ShuffledLabels(char a, char b, int spatial, std::mt19937& rng) {
-  std::string l = {a, b};
-  for (int i = 0; i < spatial; ++i) l.push_back(static_cast<char>('0' + i));
-  std::shuffle(l.begin(), l.end(), rng);
-  return l;
-}
-
-// The dimensions `labels` name: 'b' and 'i' have a_size, 'f' and 'o'
-// b_size, digit d spatial_sizes[d].
-std::vector<int64_t> LabelDims(const std::string& labels, int64_t a_size,
-                               int64_t b_size,
-                               const std::vector<int64_t>& spatial_sizes) {
-  std::vector<int64_t> d;
-  for (char c : labels) {
-    if (c >= '0' && c <= '9') {
-      d.push_back(spatial_sizes[c - '0']);
-    } else {
-      d.push_back(c == 'b' || c == 'i' ? a_size : b_size);
-    }
-  }
-  return d;
-}
-
 // Sizes are 1, primes and odd numbers; every window attribute and group
 // count varies; each operand's and the result's dimension order is a random
 // permutation of its labels, and half of them have a random layout.
@@ -558,66 +532,47 @@ FeatureMajorConv MakeRandomFeatureMajorConv(std::mt19937& rng, int case_index,
   const int64_t in_features =
       unit_strides ? pick({32, 48, 53}) : pick({1, 3, 8, 17, 32});
   const int64_t out_features = pick({8, 13, 16, 33});
-  std::vector<int64_t> in_sizes, win_sizes, out_sizes;
-  std::vector<std::string> size_t_, stride_t, pad_t, rhs_d, rev_t;
+  const RandomWindow w = MakeRandomWindow(
+      rng, spatial,
+      [&](int) {
+        return spatial == 1   ? pick({17, 31, 61})
+               : unit_strides ? pick({5, 13, 23, 30})
+                              : pick({1, 5, 7, 11, 13, 23});
+      },
+      unit_strides ? std::vector<int64_t>{0, 1, 2}
+                   : std::vector<int64_t>{-1, 0, 0, 1, 2, 3},
+      unit_strides ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 1, 2, 3});
   int64_t positions = 1, taps = 1, columns = 1;
   bool plane_form = true;
   for (int i = 0; i < spatial; ++i) {
-    const int64_t in = spatial == 1   ? pick({17, 31, 61})
-                       : unit_strides ? pick({5, 13, 23, 30})
-                                      : pick({1, 5, 7, 11, 13, 23});
-    const int64_t size = pick({1, 2, 3, 5});
-    const int64_t stride = unit_strides ? 1 : pick({1, 1, 2, 3});
-    const int64_t rd = pick({1, 1, 2});
-    const int64_t lo = unit_strides ? pick({0, 1, 2}) : pick({-1, 0, 0, 1, 2, 3});
-    int64_t hi = unit_strides ? pick({0, 1, 2}) : pick({-1, 0, 0, 1, 2, 3});
-    if (in + lo + hi < 0) hi = -in - lo;  // a padded size of 0
-    const int64_t padded = in + lo + hi;
-    const int64_t window = (size - 1) * rd + 1;
-    in_sizes.push_back(in);
-    win_sizes.push_back(size);
-    out_sizes.push_back(padded < window ? 0 : (padded - window) / stride + 1);
-    positions *= out_sizes.back();
-    columns *= i == 0 ? out_sizes.back() : padded;
-    plane_form = plane_form && stride == 1 && lo >= 0 && hi >= 0;
-    taps *= size;
-    size_t_.push_back(absl::StrCat(size));
-    stride_t.push_back(absl::StrCat(stride));
-    pad_t.push_back(absl::StrCat(lo, "_", hi));
-    rhs_d.push_back(absl::StrCat(rd));
-    rev_t.push_back(pick({0, 1}) == 1 ? "1" : "0");
+    positions *= w.out_sizes[i];
+    taps *= w.win_sizes[i];
+    const int64_t padded = w.in_sizes[i] + w.pad_lo[i] + w.pad_hi[i];
+    columns *= i == 0 ? w.out_sizes[i] : padded;
+    plane_form = plane_form && w.strides[i] == 1 && w.pad_lo[i] >= 0 && w.pad_hi[i] >= 0;
   }
   auto labels = [&](char a, char b) { return ShuffledLabels(a, b, spatial, rng); };
   const std::string ll = labels('b', 'f');
   const std::string rl = labels('i', 'o');
   const std::string ol = labels('b', 'f');
-  const std::vector<int64_t> lhs_dims = LabelDims(ll, batch, in_features, in_sizes);
+  const std::vector<int64_t> lhs_dims =
+      LabelDims(ll, batch, in_features, w.in_sizes);
   const std::vector<int64_t> rhs_dims =
-      LabelDims(rl, in_features, out_features, win_sizes);
+      LabelDims(rl, in_features, out_features, w.win_sizes);
   const std::vector<int64_t> out_dims =
-      LabelDims(ol, batch, out_features, out_sizes);
+      LabelDims(ol, batch, out_features, w.out_sizes);
   // The input's layout: a random order with the features not most minor.
-  const int64_t feature_dim = static_cast<int64_t>(ll.find('f'));
-  std::vector<int64_t> minor_to_major(lhs_dims.size());
-  for (size_t d = 0; d < lhs_dims.size(); ++d) minor_to_major[d] = d;
-  std::shuffle(minor_to_major.begin(), minor_to_major.end(), rng);
-  if (minor_to_major[0] == feature_dim) {
-    std::swap(minor_to_major[0], minor_to_major[1]);
-  }
-  const std::string lhs_text =
-      absl::StrCat("[", absl::StrJoin(lhs_dims, ","), "]{",
-                   absl::StrJoin(minor_to_major, ","), "}");
+  const std::string lhs_text = ShapeText(
+      lhs_dims,
+      RandomLayout(lhs_dims.size(), -1, static_cast<int64_t>(ll.find('f')), rng));
   const std::string rhs_text = DimsText(rhs_dims, rng);
   const std::string out_text = DimsText(out_dims, rng);
   FeatureMajorConv f;
   f.conv.hlo = absl::StrCat(
       "HloModule m\nENTRY e {\n  x = ", type, lhs_text,
       " parameter(0)\n  k = ", type, rhs_text, " parameter(1)\n  ROOT c = ",
-      type, out_text, " convolution(x, k), window={size=",
-      absl::StrJoin(size_t_, "x"), " stride=", absl::StrJoin(stride_t, "x"),
-      " pad=", absl::StrJoin(pad_t, "x"), " rhs_dilate=",
-      absl::StrJoin(rhs_d, "x"), " rhs_reversal=", absl::StrJoin(rev_t, "x"),
-      "}, dim_labels=", ll, "_", rl, "->", ol, "\n}\n");
+      type, out_text, " convolution(x, k), ", w.text, ", dim_labels=", ll, "_",
+      rl, "->", ol, "\n}\n");
   f.conv.args.push_back(
       RandomLiteral(Shape::Array(ptype, lhs_dims), case_index, 0));
   f.conv.args.push_back(

@@ -169,6 +169,7 @@ const std::vector<Strategy>& Strategies() {
       new std::vector<Strategy>{
           {"gemm", PlanGemm},
           {"depthwise", AnyTarget<PlanDepthwise>},
+          {"depthwise-rows", PlanDepthwiseRows},
           {"row-dot", AnyTarget<PlanRowDot>},
           {"reduce-loop", AnyTarget<PlanReduceLoop>},
           {"sort", AnyTarget<PlanSort>},

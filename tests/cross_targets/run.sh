@@ -16,7 +16,8 @@
 set -euo pipefail
 target=$1 aotc=$2 gen=$3 src=$4 work=$5/$1
 
-models=(softmax gelu_mlp conv_layer while_loop f64_math integer_ops bf16_ops)
+models=(softmax gelu_mlp conv_layer depthwise_nchw while_loop f64_math integer_ops
+        bf16_ops)
 model_file() {
   if [ "$1" = gelu_mlp ]; then echo "$src/samples/gelu_mlp.hlo"
   else echo "$src/tests/cross_targets/models/$1.hlo"; fi
