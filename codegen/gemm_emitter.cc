@@ -25,8 +25,8 @@ using llvm::Value;
 // Products with less work than this stay with the simpler loops.
 constexpr int64_t kMinWork = int64_t{1} << 14;
 // Fewer columns or a shallower contraction than this waste most of a
-// register tile.
-constexpr int64_t kMinColumns = 16;
+// register tile (a tile is never wider than the columns need).
+constexpr int64_t kMinColumns = 8;
 constexpr int64_t kMinDepth = 16;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
@@ -572,6 +572,14 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t op_bytes = StorageBytes(PackedType(p));
   llvm::Function* kernel =
       Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
+  // Rows past a multiple of mr (m % mr of them, in each batch's last block)
+  // get a kernel of their own rather than a whole tile of repeated rows.
+  GemmTiling edge_tiling = t;
+  edge_tiling.mr = static_cast<int>(m % t.mr);
+  llvm::Function* edge_kernel =
+      edge_tiling.mr == 0
+          ? nullptr
+          : Microkernel(a.mc, elem, edge_tiling, a.mc.strict_fp(), p.groups);
   // The operand packed once: B, or a feature-major convolution's kernel.
   Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
   // s8 quads: 128 times B's column sums, taken off each sum.
@@ -592,6 +600,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const IrArray* conv_a = p.conv ? lhs_array : nullptr;
   if (p.conv && conv_a == nullptr) {
     return absl::InternalError("gemm: a convolution's input is not in memory");
+  }
+  const IrArray* direct_b = p.direct_b && a.ins != nullptr ? &(*a.ins)[p.site.rhs][0] : nullptr;
+  if (p.direct_b && direct_b == nullptr) {
+    return absl::InternalError("gemm: B read in place is not in memory");
   }
   const bool feature_major = p.conv && p.conv->feature_major;
   // A convolution whose A rows are read from the input (not feature-major).
@@ -741,6 +753,16 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                     b.getInt64(p.k_pad)),
                                 b.CreateMul(pc, b.getInt64(nr))));
             Value* ldb = b.getInt64(nr);
+            if (direct_b != nullptr) {
+              Index index;
+              index.multi = Place<Value*>(
+                  direct_b->shape().rank(),
+                  {{&p.dims.rhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
+                   {&p.dims.rhs_contract, {pc}},
+                   {&p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))}}});
+              bpanel = direct_b->ElementPointer(b, index);
+              ldb = b.getInt64(n);
+            }
             if (feature_major && p.conv->pointwise) {
               // Whole panels of a pointwise convolution are read in place.
               Value* in_place =
@@ -750,19 +772,34 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
                                    ldb);
             }
-            EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
-              for (int r = 0; r < t.mr; ++r) {
-                b.CreateAlignedStore(
-                    a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
-                    b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
-                    llvm::Align(8));
-              }
-              Value* ctile = at(
-                  cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
-                                  b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
-              b.CreateCall(kernel, {rows_array, bpanel, ldb, kc, ctile, b.getInt64(p.ldc()),
-                                    b.CreateICmpNE(s, b.getInt64(0))});
-            });
+            // The mr-panels [begin, end) on `tile_kernel`, of `tile_rows`
+            // rows.
+            auto tiles = [&](Value* begin, Value* end, llvm::Function* tile_kernel,
+                             int tile_rows, const char* name) {
+              EmitForLoop(b, begin, end, name, [&](Value* iq) {
+                for (int r = 0; r < tile_rows; ++r) {
+                  b.CreateAlignedStore(
+                      a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
+                      b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
+                      llvm::Align(8));
+                }
+                Value* ctile = at(
+                    cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
+                                    b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
+                b.CreateCall(tile_kernel, {rows_array, bpanel, ldb, kc, ctile,
+                                           b.getInt64(p.ldc()),
+                                           b.CreateICmpNE(s, b.getInt64(0))});
+              });
+            };
+            if (edge_kernel == nullptr) {
+              tiles(b.getInt64(0), panels, kernel, t.mr, "gemm.ir");
+            } else {
+              // The last block's last m % mr rows, if this is it, on a
+              // kernel of that many rows.
+              Value* whole = b.CreateUDiv(rows, b.getInt64(t.mr));
+              tiles(b.getInt64(0), whole, kernel, t.mr, "gemm.ir");
+              tiles(whole, panels, edge_kernel, edge_tiling.mr, "gemm.ir_edge");
+            }
           });
         });
         // The block's rows from their accumulators, through the epilogue.
@@ -872,16 +909,18 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
 }  // namespace
 
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k, int packed_bytes) {
+                            int64_t m, int64_t n, int64_t k, int packed_bytes) {
   if (packed_bytes == 0) packed_bytes = element_bytes;
   GemmTiling t;
   t.lanes = target.vector_bytes >= 2 * element_bytes
                 ? target.vector_bytes / element_bytes
                 : 1;
   // The tile with the most multiply-adds per value loaded, among those
-  // whose accumulators, a row of B and a broadcast fit in the registers.
+  // whose accumulators, a row of B and a broadcast fit in the registers
+  // and that are no more vectors wide than the n columns fill.
   double best = 0;
-  for (int vectors = 1; vectors <= 4; ++vectors) {
+  const int64_t widest = std::clamp<int64_t>((n + t.lanes - 1) / t.lanes, 1, 4);
+  for (int vectors = 1; vectors <= widest; ++vectors) {
     const int mr = std::min(16, (target.vector_registers - vectors - 1) / vectors);
     if (mr < 1) continue;
     const double reuse = double(mr) * vectors / (mr + vectors);
@@ -956,7 +995,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   // A convolution's depth slices stay within one tap's features when its
   // rows are read in place.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, conv_rows && !g->conv->packed ? g->conv->features : g->k_pad,
+      eb, target, d.m, d.n, conv_rows && !g->conv->packed ? g->conv->features : g->k_pad,
       op_bytes);
   GemmTiling& t = g->tiling;
   // Slices of whole groups.
@@ -996,8 +1035,22 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
                 lhs.element_type() == PackedType(*g) &&
                 g->groups != DepthGroups::kS8Quads && g->k_pad == d.k;
-  g->packed_b_bytes = AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
-  g->once_bytes = g->prepacked != nullptr ? 0
+  const Shape& rhs_shape = dot.operand(1)->shape();
+  g->direct_b = !g->conv && g->prepacked == nullptr && g->blocks == 1 &&
+                g->groups == DepthGroups::kNone && d.rhs_free.size() == 1 &&
+                d.rhs_contract.size() == 1 && rhs_shape.rank() >= 2 &&
+                rhs_shape.layout().minor_to_major[0] == d.rhs_free[0] &&
+                rhs_shape.layout().minor_to_major[1] == d.rhs_contract[0] &&
+                rhs_shape.element_type() == g->type && d.n % t.nr() == 0;
+  if (g->direct_b) {
+    // B's panels come from L2 whatever the slice depth (rows n apart), so
+    // the slice only has to keep the tile's mr rows of A in half of L1:
+    // deeper slices load and store the accumulators less often.
+    t.kc = std::min(g->k_pad, std::max(t.kc, target.l1_bytes / 2 / (t.mr * op_bytes)));
+  }
+  g->packed_b_bytes =
+      g->direct_b ? 0 : AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
+  g->once_bytes = g->prepacked != nullptr || g->direct_b ? 0
                   : feature_major         ? AlignUp(d.m * d.k * eb)
                                           : g->packed_b_bytes +
                                       (g->groups == DepthGroups::kS8Quads
@@ -1039,7 +1092,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
       g->once_bytes + (g->parallel ? g->units() : 1) * g->slot_bytes;
   if (g->prepacked == nullptr && feature_major) {
     plan.prologue = [g](const LoopArgs& a) { return PackKernelRows(a, *g, a.scratch); };
-  } else if (g->prepacked == nullptr) {
+  } else if (g->prepacked == nullptr && !g->direct_b) {
     plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };
   }
   plan.emit = [g](const LoopArgs& a) { return EmitGemm(a, *g); };
