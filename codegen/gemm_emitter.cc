@@ -317,6 +317,21 @@ absl::StatusOr<Value*> ReadA(llvm::IRBuilderBase& b, const GemmPlan& p,
   return a.ops[p.site.lhs][0](index);
 }
 
+// The address in `operand` (A or B, read in place) of batch `bt`, depth `pc`
+// (its one contracting dimension) and coordinates `free` of its free
+// dimensions.
+Value* InPlace(llvm::IRBuilderBase& b, const GemmPlan& p, const IrArray& operand,
+               const std::vector<int64_t>& batch_dims, Value* bt,
+               const std::vector<int64_t>& contract_dims, Value* pc,
+               const std::vector<int64_t>& free_dims, std::vector<Value*> free) {
+  Index index;
+  index.multi = Place<Value*>(operand.shape().rank(),
+                              {{&batch_dims, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
+                               {&contract_dims, {pc}},
+                               {&free_dims, std::move(free)}});
+  return operand.ElementPointer(b, index);
+}
+
 // Stops the emission of a loop body at the first error.
 struct FirstError {
   absl::Status status;
@@ -704,13 +719,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                     zeros);
             }
             if (direct_a != nullptr) {
-              Index index;
-              index.multi = Place<Value*>(
-                  direct_a->shape().rank(),
-                  {{&p.dims.lhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
-                   {&p.dims.lhs_contract, {pc}},
-                   {&p.dims.lhs_free, UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext)}});
-              return direct_a->ElementPointer(b, index);
+              return InPlace(b, p, *direct_a, p.dims.lhs_batch, bt, p.dims.lhs_contract,
+                             pc, p.dims.lhs_free,
+                             UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext));
             }
             return op_at(ap, b.CreateMul(r, kc));
           };
@@ -754,13 +765,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                 b.CreateMul(pc, b.getInt64(nr))));
             Value* ldb = b.getInt64(nr);
             if (direct_b != nullptr) {
-              Index index;
-              index.multi = Place<Value*>(
-                  direct_b->shape().rank(),
-                  {{&p.dims.rhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
-                   {&p.dims.rhs_contract, {pc}},
-                   {&p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))}}});
-              bpanel = direct_b->ElementPointer(b, index);
+              bpanel = InPlace(b, p, *direct_b, p.dims.rhs_batch, bt, p.dims.rhs_contract,
+                               pc, p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))});
               ldb = b.getInt64(n);
             }
             if (feature_major && p.conv->pointwise) {
