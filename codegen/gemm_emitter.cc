@@ -617,8 +617,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
     return absl::InternalError("gemm: a convolution's input is not in memory");
   }
   const IrArray* direct_b = p.direct_b && a.ins != nullptr ? &(*a.ins)[p.site.rhs][0] : nullptr;
-  if (p.direct_b && direct_b == nullptr) {
-    return absl::InternalError("gemm: B read in place is not in memory");
+  if (p.direct_b &&
+      (direct_b == nullptr || direct_b->shape().layout().minor_to_major !=
+                                  p.site.dot->operand(1)->shape().layout().minor_to_major)) {
+    return absl::InternalError("gemm: B read in place is not in memory in the planned layout");
   }
   const bool feature_major = p.conv && p.conv->feature_major;
   // A convolution whose A rows are read from the input (not feature-major).
