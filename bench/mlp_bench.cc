@@ -4,6 +4,11 @@
 //   mlp/aotc/bB        the compiled model: two GEMMs (or row products at
 //                      batch 1) with bias and GELU fused into their
 //                      epilogues, then the 10-wide output layer
+//   mlp/onednn/bB      what PyTorch's CPU linear layers run on: per layer a
+//                      oneDNN matmul primitive with the bias and an erf GELU
+//                      post-op fused (the output layer bias only), f32 and
+//                      row-major, the weights read from the same arrays as
+//                      aotc's on every call, primitives created once
 //   mlp/openblas/bB    what a framework on a BLAS does: cblas_sgemm per
 //                      layer, then one loop for bias and GELU (std::erf)
 //
@@ -20,6 +25,11 @@
 
 #ifdef AOTC_BENCH_HAS_OPENBLAS
 #include <cblas.h>
+#endif
+#ifdef AOTC_BENCH_HAS_ONEDNN
+#include <omp.h>
+
+#include <dnnl.hpp>
 #endif
 
 namespace aotc::bench {
@@ -126,6 +136,65 @@ void OpenBlas(benchmark::State& state, int64_t batch) {
 }
 #endif
 
+#ifdef AOTC_BENCH_HAS_ONEDNN
+// One layer, y = act(x w + b), as a oneDNN matmul primitive on row-major
+// f32 memory over the caller's arrays.
+struct OneDnnLayer {
+  dnnl::matmul matmul;
+  dnnl::memory x, w, b, y;
+
+  OneDnnLayer(const dnnl::engine& engine, int64_t batch, int64_t in,
+              const float* x_data, const float* w_data, const float* b_data,
+              int64_t out, float* y_data, bool gelu) {
+    using dnnl::memory;
+    const memory::data_type f32 = memory::data_type::f32;
+    const memory::format_tag ab = memory::format_tag::ab;
+    const memory::desc x_md({batch, in}, f32, ab), w_md({in, out}, f32, ab);
+    const memory::desc b_md({1, out}, f32, ab), y_md({batch, out}, f32, ab);
+    dnnl::primitive_attr attr;
+    if (gelu) {
+      dnnl::post_ops ops;
+      ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
+      attr.set_post_ops(ops);
+    }
+    matmul = dnnl::matmul(dnnl::matmul::primitive_desc(
+        dnnl::matmul::desc(x_md, w_md, b_md, y_md), attr, engine));
+    x = memory(x_md, engine, const_cast<float*>(x_data));
+    w = memory(w_md, engine, const_cast<float*>(w_data));
+    b = memory(b_md, engine, const_cast<float*>(b_data));
+    y = memory(y_md, engine, y_data);
+  }
+
+  void Run(dnnl::stream& stream) const {
+    matmul.execute(stream, {{DNNL_ARG_SRC, x},
+                            {DNNL_ARG_WEIGHTS, w},
+                            {DNNL_ARG_BIAS, b},
+                            {DNNL_ARG_DST, y}});
+  }
+};
+
+void OneDnn(benchmark::State& state, int64_t batch) {
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+  const MlpData& d = Data(batch);
+  AlignedFloats h1(batch * kHidden), h2(batch * kHidden), out(batch * kOut);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const OneDnnLayer layers[] = {
+      {engine, batch, kIn, d.x.data(), d.w1.data(), d.b1.data(), kHidden,
+       h1.data(), true},
+      {engine, batch, kHidden, h1.data(), d.w2.data(), d.b2.data(), kHidden,
+       h2.data(), true},
+      {engine, batch, kHidden, h2.data(), d.w3.data(), d.b3.data(), kOut,
+       out.data(), false}};
+  TimeArrayResult(state, "onednn", d.want, out, Bytes(batch), [&] {
+    for (const OneDnnLayer& layer : layers) layer.Run(stream);
+    stream.wait();
+    return 0;
+  });
+  SetFlops(state, batch);
+}
+#endif
+
 [[maybe_unused]] const bool registered = [] {
   Register("mlp/aotc/b1", [](benchmark::State& state) {
     Compiled<&mlp_b1_run>(state, 1, "mlp_b1", MLP_B1_TEMP_BYTES);
@@ -133,6 +202,11 @@ void OpenBlas(benchmark::State& state, int64_t batch) {
   Register("mlp/aotc/b64", [](benchmark::State& state) {
     Compiled<&mlp_b64_run>(state, 64, "mlp_b64", MLP_B64_TEMP_BYTES);
   });
+#ifdef AOTC_BENCH_HAS_ONEDNN
+  Register("mlp/onednn/b1", [](benchmark::State& state) { OneDnn(state, 1); });
+  Register("mlp/onednn/b64",
+           [](benchmark::State& state) { OneDnn(state, 64); });
+#endif
 #ifdef AOTC_BENCH_HAS_OPENBLAS
   Register("mlp/openblas/b1",
            [](benchmark::State& state) { OpenBlas(state, 1); });

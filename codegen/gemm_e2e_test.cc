@@ -127,6 +127,66 @@ TEST(GemmE2eTest, FewRowsSplitByColumnsAcrossThreads) {
   CheckRandomProduct(64, 512, 784, true);
 }
 
+// Whether `hlo`'s root, planned for an AVX-512 target (6 x 4 x 16 tiles),
+// packs an operand at run time before its parallel loop.
+bool PacksAtRunTime(std::string_view hlo) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return false;
+  auto plan = PlanInstruction(*(*module)->entry()->root(),
+                              TargetInfo{64, 32, 48 << 10, 1 << 20});
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  if (!plan.ok()) return false;
+  EXPECT_EQ(plan->name, "gemm");
+  return static_cast<bool>(plan->prologue);
+}
+
+TEST(GemmE2eTest, WeightsOfOneBlockOfRowsAreReadInPlace) {
+  // 64 rows are one block: a row-major [K, N] weight whose N is a whole
+  // number of 64-wide panels is read in place, nothing packed.
+  EXPECT_FALSE(PacksAtRunTime(MatMulHlo(64, 128, 300)));
+  const char* batched = R"(HloModule m
+ENTRY e {
+  a = f32[3,40,70] parameter(0)
+  b = f32[3,70,192] parameter(1)
+  ROOT d = f32[3,40,192] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+})";
+  EXPECT_FALSE(PacksAtRunTime(batched));
+  // Packed: columns past the last whole panel, several blocks of rows
+  // sharing each panel, a transposed weight.
+  EXPECT_TRUE(PacksAtRunTime(MatMulHlo(64, 100, 300)));
+  EXPECT_TRUE(PacksAtRunTime(MatMulHlo(600, 128, 300)));
+  EXPECT_TRUE(PacksAtRunTime(R"(HloModule m
+ENTRY e {
+  a = f32[64,300] parameter(0)
+  b = f32[128,300] parameter(1)
+  ROOT d = f32[64,128] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+})"));
+  CheckRandomProduct(64, 128, 300, false);
+  CheckRandomProduct(64, 512, 1100, true);  // slices deeper than 1024
+  auto module = LoadModuleFromString(batched, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> args;
+  for (int i = 0; i < 2; ++i) {
+    args.push_back(RandomLiteral((*module)->entry()->parameters()[i]->shape(), 13, i));
+  }
+  ExpectMatchesEvaluator(batched, args);
+}
+
+TEST(GemmE2eTest, NarrowProductsGetNarrowTiles) {
+  // 10 columns: one 16-lane vector, 16 rows; 40 columns: three, 9 rows.
+  const TargetInfo avx512{64, 32, 48 << 10, 1 << 20};
+  const GemmTiling ten = ChooseGemmTiling(4, avx512, 64, 10, 512);
+  EXPECT_EQ(ten.vectors, 1);
+  EXPECT_EQ(ten.mr, 16);
+  const GemmTiling forty = ChooseGemmTiling(4, avx512, 64, 40, 512);
+  EXPECT_EQ(forty.vectors, 3);
+  EXPECT_EQ(forty.mr, 9);
+  CheckRandomProduct(64, 10, 512, false);
+  CheckRandomProduct(33, 40, 100, false);
+  CheckRandomProduct(70, 8, 30, false);
+}
+
 // The evaluator's numbers for every operand arrangement: transposed
 // operands, batch dimensions, several contracting and free dimensions,
 // column-major layouts.
@@ -645,7 +705,7 @@ TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
   EXPECT_EQ(PlanName(MatMulHlo(1, 512, 784)), "row-dot");
   EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows - 1, 512, 784)), "row-dot");
   EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows, 512, 784)), "gemm");
-  EXPECT_EQ(PlanName(MatMulHlo(64, 10, 512)), "row-dot");  // 10 columns
+  EXPECT_EQ(PlanName(MatMulHlo(64, 7, 512)), "row-dot");  // 7 columns
 }
 
 TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
@@ -662,7 +722,7 @@ TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
   // 16.
   for (const Want& w : {Want{avx512, 6, 4, 16}, Want{avx2, 4, 3, 8},
                         Want{neon, 6, 4, 4}, Want{scalar, 4, 3, 1}}) {
-    const GemmTiling t = ChooseGemmTiling(4, w.target, 1024, 1024);
+    const GemmTiling t = ChooseGemmTiling(4, w.target, 1024, 1024, 1024);
     EXPECT_EQ(t.mr, w.mr) << w.target.ToString();
     EXPECT_EQ(t.vectors, w.vectors) << w.target.ToString();
     EXPECT_EQ(t.lanes, w.lanes) << w.target.ToString();
@@ -672,9 +732,9 @@ TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
     EXPECT_EQ(t.mc % t.mr, 0);
   }
   // f64 halves the lanes.
-  EXPECT_EQ(ChooseGemmTiling(8, avx512, 64, 64).lanes, 8);
+  EXPECT_EQ(ChooseGemmTiling(8, avx512, 64, 64, 64).lanes, 8);
   // Never deeper than K, never more rows than M needs.
-  const GemmTiling small = ChooseGemmTiling(4, avx512, 10, 20);
+  const GemmTiling small = ChooseGemmTiling(4, avx512, 10, 64, 20);
   EXPECT_EQ(small.kc, 20);
   EXPECT_EQ(small.mc, 12);
 }

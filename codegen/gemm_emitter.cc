@@ -25,8 +25,8 @@ using llvm::Value;
 // Products with less work than this stay with the simpler loops.
 constexpr int64_t kMinWork = int64_t{1} << 14;
 // Fewer columns or a shallower contraction than this waste most of a
-// register tile.
-constexpr int64_t kMinColumns = 16;
+// register tile (a tile is never wider than the columns need).
+constexpr int64_t kMinColumns = 8;
 constexpr int64_t kMinDepth = 16;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
@@ -317,6 +317,21 @@ absl::StatusOr<Value*> ReadA(llvm::IRBuilderBase& b, const GemmPlan& p,
   return a.ops[p.site.lhs][0](index);
 }
 
+// The address in `operand` (A or B, read in place) of batch `bt`, depth `pc`
+// (its one contracting dimension) and coordinates `free` of its free
+// dimensions.
+Value* InPlace(llvm::IRBuilderBase& b, const GemmPlan& p, const IrArray& operand,
+               const std::vector<int64_t>& batch_dims, Value* bt,
+               const std::vector<int64_t>& contract_dims, Value* pc,
+               const std::vector<int64_t>& free_dims, std::vector<Value*> free) {
+  Index index;
+  index.multi = Place<Value*>(operand.shape().rank(),
+                              {{&batch_dims, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
+                               {&contract_dims, {pc}},
+                               {&free_dims, std::move(free)}});
+  return operand.ElementPointer(b, index);
+}
+
 // Stops the emission of a loop body at the first error.
 struct FirstError {
   absl::Status status;
@@ -572,6 +587,14 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const int64_t op_bytes = StorageBytes(PackedType(p));
   llvm::Function* kernel =
       Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
+  // Rows past a multiple of mr (m % mr of them, in each batch's last block)
+  // get a kernel of their own rather than a whole tile of repeated rows.
+  GemmTiling edge_tiling = t;
+  edge_tiling.mr = static_cast<int>(m % t.mr);
+  llvm::Function* edge_kernel =
+      edge_tiling.mr == 0
+          ? nullptr
+          : Microkernel(a.mc, elem, edge_tiling, a.mc.strict_fp(), p.groups);
   // The operand packed once: B, or a feature-major convolution's kernel.
   Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
   // s8 quads: 128 times B's column sums, taken off each sum.
@@ -592,6 +615,12 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   const IrArray* conv_a = p.conv ? lhs_array : nullptr;
   if (p.conv && conv_a == nullptr) {
     return absl::InternalError("gemm: a convolution's input is not in memory");
+  }
+  const IrArray* direct_b = p.direct_b && a.ins != nullptr ? &(*a.ins)[p.site.rhs][0] : nullptr;
+  if (p.direct_b &&
+      (direct_b == nullptr || direct_b->shape().layout().minor_to_major !=
+                                  p.site.dot->operand(1)->shape().layout().minor_to_major)) {
+    return absl::InternalError("gemm: B read in place is not in memory in the planned layout");
   }
   const bool feature_major = p.conv && p.conv->feature_major;
   // A convolution whose A rows are read from the input (not feature-major).
@@ -709,13 +738,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                     zeros);
             }
             if (direct_a != nullptr) {
-              Index index;
-              index.multi = Place<Value*>(
-                  direct_a->shape().rank(),
-                  {{&p.dims.lhs_batch, UnflattenRowMajor(b, bt, p.dims.batch_ext)},
-                   {&p.dims.lhs_contract, {pc}},
-                   {&p.dims.lhs_free, UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext)}});
-              return direct_a->ElementPointer(b, index);
+              return InPlace(b, p, *direct_a, p.dims.lhs_batch, bt, p.dims.lhs_contract,
+                             pc, p.dims.lhs_free,
+                             UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext));
             }
             return op_at(ap, b.CreateMul(r, kc));
           };
@@ -762,6 +787,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               bpanel = at(slice_planes, b.CreateMul(jq, b.getInt64(nr)));
               ldb = b.getInt64(p.conv->plane);
             }
+            if (direct_b != nullptr) {
+              bpanel = InPlace(b, p, *direct_b, p.dims.rhs_batch, bt, p.dims.rhs_contract,
+                               pc, p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))});
+              ldb = b.getInt64(n);
+            }
             if (feature_major && p.conv->pointwise) {
               // Whole panels of a pointwise convolution are read in place.
               Value* in_place =
@@ -771,19 +801,34 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
                                    ldb);
             }
-            EmitForLoop(b, b.getInt64(0), panels, "gemm.ir", [&](Value* iq) {
-              for (int r = 0; r < t.mr; ++r) {
-                b.CreateAlignedStore(
-                    a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
-                    b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
-                    llvm::Align(8));
-              }
-              Value* ctile = at(
-                  cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
-                                  b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
-              b.CreateCall(kernel, {rows_array, bpanel, ldb, kc, ctile, b.getInt64(p.ldc()),
-                                    b.CreateICmpNE(s, b.getInt64(0))});
-            });
+            // The mr-panels [begin, end) on `tile_kernel`, of `tile_rows`
+            // rows.
+            auto tiles = [&](Value* begin, Value* end, llvm::Function* tile_kernel,
+                             int tile_rows, const char* name) {
+              EmitForLoop(b, begin, end, name, [&](Value* iq) {
+                for (int r = 0; r < tile_rows; ++r) {
+                  b.CreateAlignedStore(
+                      a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
+                      b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
+                      llvm::Align(8));
+                }
+                Value* ctile = at(
+                    cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
+                                    b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
+                b.CreateCall(tile_kernel, {rows_array, bpanel, ldb, kc, ctile,
+                                           b.getInt64(p.ldc()),
+                                           b.CreateICmpNE(s, b.getInt64(0))});
+              });
+            };
+            if (edge_kernel == nullptr) {
+              tiles(b.getInt64(0), panels, kernel, t.mr, "gemm.ir");
+            } else {
+              // The last block's last m % mr rows, if this is it, on a
+              // kernel of that many rows.
+              Value* whole = b.CreateUDiv(rows, b.getInt64(t.mr));
+              tiles(b.getInt64(0), whole, kernel, t.mr, "gemm.ir");
+              tiles(whole, panels, edge_kernel, edge_tiling.mr, "gemm.ir_edge");
+            }
           });
         });
         // The block's rows from their accumulators, through the epilogue.
@@ -917,16 +962,18 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
 }  // namespace
 
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k, int packed_bytes) {
+                            int64_t m, int64_t n, int64_t k, int packed_bytes) {
   if (packed_bytes == 0) packed_bytes = element_bytes;
   GemmTiling t;
   t.lanes = target.vector_bytes >= 2 * element_bytes
                 ? target.vector_bytes / element_bytes
                 : 1;
   // The tile with the most multiply-adds per value loaded, among those
-  // whose accumulators, a row of B and a broadcast fit in the registers.
+  // whose accumulators, a row of B and a broadcast fit in the registers
+  // and that are no more vectors wide than the n columns fill.
   double best = 0;
-  for (int vectors = 1; vectors <= 4; ++vectors) {
+  const int64_t widest = std::clamp<int64_t>((n + t.lanes - 1) / t.lanes, 1, 4);
+  for (int vectors = 1; vectors <= widest; ++vectors) {
     const int mr = std::min(16, (target.vector_registers - vectors - 1) / vectors);
     if (mr < 1) continue;
     const double reuse = double(mr) * vectors / (mr + vectors);
@@ -1002,7 +1049,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   // A convolution's depth slices stay within one tap's features when its
   // rows, or its padded planes, are read in place.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m,
+      eb, target, d.m, d.n,
       (conv_rows && !g->conv->packed) || padded ? g->conv->features : g->k_pad,
       op_bytes);
   GemmTiling& t = g->tiling;
@@ -1053,7 +1100,21 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                 lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
                 lhs.element_type() == PackedType(*g) &&
                 g->groups != DepthGroups::kS8Quads && g->k_pad == d.k;
-  g->packed_b_bytes = AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
+  const Shape& rhs_shape = dot.operand(1)->shape();
+  g->direct_b = !g->conv && g->prepacked == nullptr && g->blocks == 1 &&
+                g->groups == DepthGroups::kNone && d.rhs_free.size() == 1 &&
+                d.rhs_contract.size() == 1 && rhs_shape.rank() >= 2 &&
+                rhs_shape.layout().minor_to_major[0] == d.rhs_free[0] &&
+                rhs_shape.layout().minor_to_major[1] == d.rhs_contract[0] &&
+                rhs_shape.element_type() == g->type && d.n % t.nr() == 0;
+  if (g->direct_b) {
+    // B's panels come from L2 whatever the slice depth (rows n apart), so
+    // the slice only has to keep the tile's mr rows of A in half of L1:
+    // deeper slices load and store the accumulators less often.
+    t.kc = std::min(g->k_pad, std::max(t.kc, target.l1_bytes / 2 / (t.mr * op_bytes)));
+  }
+  g->packed_b_bytes =
+      g->direct_b ? 0 : AlignUp(d.batch * g->n_pad * g->k_pad * op_bytes);
   if (feature_major) {
     // The kernel's rows unless packed at compile time, then any padded
     // planes.
@@ -1062,7 +1123,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
       g->conv->planes_at = g->once_bytes;
       g->once_bytes += AlignUp(d.batch * g->conv->features * g->conv->plane * eb);
     }
-  } else if (g->prepacked == nullptr) {
+  } else if (g->prepacked == nullptr && !g->direct_b) {
     g->once_bytes = g->packed_b_bytes + (g->groups == DepthGroups::kS8Quads
                                              ? AlignUp(d.batch * g->n_pad * 4)
                                              : 0);
@@ -1116,7 +1177,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     };
   } else if (g->prepacked == nullptr && feature_major) {
     plan.prologue = [g](const LoopArgs& a) { return PackKernelRows(a, *g, a.scratch); };
-  } else if (g->prepacked == nullptr) {
+  } else if (g->prepacked == nullptr && !g->direct_b) {
     plan.prologue = [g](const LoopArgs& a) { return PackB(a, *g, a.scratch); };
   }
   plan.emit = [g](const LoopArgs& a) { return EmitGemm(a, *g); };

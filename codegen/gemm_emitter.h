@@ -9,7 +9,9 @@
 //
 //   prologue (once):  B -> Bp, panels of NR columns, each K x NR contiguous
 //                     (zero beyond N); skipped when B is a constant, whose
-//                     panels are packed at compile time into a global
+//                     panels are packed at compile time into a global, or
+//                     when one block takes all rows and B's rows can be the
+//                     panels' rows in place (GemmPlan::direct_b)
 //   per unit, a block of MC rows and a group of NR panels (the parallel
 //   loop; each unit has a scratch slot of its own):
 //     for each KC-slice of K:
@@ -32,9 +34,11 @@
 // multiply-adds where the target has them.
 //
 // The register tile comes from the target (target_info.h): NR is a few
-// vectors wide and MR rows are chosen so that the MR x NR accumulators, one
-// row of B and one broadcast of A fit in the vector registers. KC keeps a
-// KC x NR panel of B in L1; MC keeps a KC x MC block of A in L2.
+// vectors wide, no more than N fills, and MR rows are chosen so that the
+// MR x NR accumulators, one row of B and one broadcast of A fit in the
+// vector registers; M's last M mod MR rows get a kernel that many rows
+// tall. KC keeps a KC x NR panel of B in L1; MC keeps a KC x MC block of
+// A in L2.
 #ifndef AOTC_CODEGEN_GEMM_EMITTER_H_
 #define AOTC_CODEGEN_GEMM_EMITTER_H_
 
@@ -57,10 +61,12 @@ struct GemmTiling {
 };
 
 // The tiling for elements of `element_bytes` bytes on `target`, for a
-// product of `m` rows and depth `k`; the cache blocks hold packed operands
-// of `packed_bytes` per element (0: element_bytes; 2 for bf16 pairs).
+// product of `m` rows, `n` columns and depth `k`; the cache blocks hold
+// packed operands of `packed_bytes` per element (0: element_bytes; 2 for
+// bf16 pairs).
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t k, int packed_bytes = 0);
+                            int64_t m, int64_t n, int64_t k,
+                            int packed_bytes = 0);
 
 // The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
 // operands compute in the result's type (f16 and bf16 operands widen to

@@ -129,6 +129,11 @@ struct GemmPlan {
   int64_t pack_bytes = 0;
   bool parallel = false;      // units run as parallel tasks (a slot each)
   bool direct_a = false;      // A's rows are contiguous along k: no packing
+  // B's panels are read in place, nothing packed: the operand's rows along
+  // its one free dimension are contiguous, its one contracting dimension
+  // next (row stride n), N a multiple of nr, and its rows serve one block
+  // of rows only, so packing them would cost as much as the product reads.
+  bool direct_b = false;
   // The operand packed once, when it is a constant: B's panels, or a
   // feature-major convolution's kernel rows.
   std::shared_ptr<const Literal> prepacked;
