@@ -1,7 +1,7 @@
 // The convolution side of the gemm strategy: each row's window origin,
 // the row pointers into the input, the packing of inputs with few
-// features, and a feature-major input's panels (see ConvGemm in
-// gemm_plan.h).
+// features (a group's, or every group's at once), and a feature-major
+// input's panels (see ConvGemm in gemm_plan.h).
 #include <string>
 #include <vector>
 
@@ -197,11 +197,13 @@ void PackConvGroups(llvm::IRBuilderBase& b, const GemmPlan& p,
                 [&](Value* tap) {
       Value* src = ConvRowPointer(b, p, input, row_info, r,
                                   WindowOffsets(b, c, tap), b.getInt64(0), zeros);
-      Value* dst = b.CreateInBoundsGEP(elem, row_dst, b.CreateMul(tap, b.getInt64(f)));
+      Value* dst =
+          b.CreateInBoundsGEP(elem, row_dst, b.CreateMul(tap, b.getInt64(f)));
       EmitForLoop(b, b.getInt64(0), b.getInt64(c.groups), "gemm.pack_groups.g",
                   [&](Value* g) {
-        CopyElements(b, elem, b.CreateInBoundsGEP(elem, dst, b.CreateMul(g, b.getInt64(k))),
-                     b.CreateInBoundsGEP(elem, src, b.CreateMul(g, b.getInt64(f))), f);
+        CopyElements(
+            b, elem, b.CreateInBoundsGEP(elem, dst, b.CreateMul(g, b.getInt64(k))),
+            b.CreateInBoundsGEP(elem, src, b.CreateMul(g, b.getInt64(f))), f);
       });
     });
   });
@@ -398,10 +400,10 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   c.dn = attrs.conv_dnums;
   c.window = attrs.window;
   if (c.window.size() != c.dn.input_spatial.size()) return std::nullopt;
-  // A group of one input feature is depthwise, the depthwise strategy's.
   c.groups = attrs.feature_group_count;
   c.features = lhs.dimensions(c.dn.input_feature) / c.groups;
   c.group_outputs = rhs.dimensions(c.dn.kernel_output_feature) / c.groups;
+  // Groups of one input feature are depthwise, the depthwise strategy's.
   if (c.groups > 1 && c.features == 1) return std::nullopt;
   c.feature_major = lhs.layout().minor_to_major[0] != c.dn.input_feature;
   c.packed = !c.feature_major && c.features < 8;

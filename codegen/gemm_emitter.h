@@ -75,10 +75,10 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // s8 quads on vpdpbusd where the target has it); any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
 // Also a convolution with one batch group and no input dilation, of one
-// feature group or several of at least two input features and four output
-// features each (one product per group): NHWC-like inputs (features the
-// most minor dimension) as output positions times output features,
-// feature-major ones (NCHW) transposed.
+// feature group or several of at least two input features each and two
+// output features (NHWC) or four (feature-major), one product per group:
+// NHWC-like inputs (features the most minor dimension) as output positions
+// times output features, feature-major ones (NCHW) transposed.
 std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                                      const TargetInfo& target);
 

@@ -60,9 +60,9 @@ struct GroupedConv {
 };
 
 // A seeded random grouped convolution with `groups` groups, redrawn until
-// the gemm takes it (docs/codegen.md: at least 4 output features per group,
-// depth taps x features of 16, 2^14 multiply-adds, 8 rows; feature-major,
-// 16 output positions per batch element).
+// the gemm takes it (docs/codegen.md: depth taps x features of 16, 2^14
+// multiply-adds, 8 rows; feature-major, 16 output positions per batch
+// element), with at least 2 output features per group (4 feature-major).
 GroupedConv RandomGroupedConv(std::mt19937& rng, int64_t groups, bool nchw) {
   auto pick = [&](std::vector<int64_t> v) {
     return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
@@ -75,7 +75,7 @@ GroupedConv RandomGroupedConv(std::mt19937& rng, int64_t groups, bool nchw) {
     g.groups = groups;
     g.nchw = nchw;
     g.in = pick({2, 3, 4, 5, 7, 8, 11, 13, 16});
-    g.out = pick({4, 5, 7, 8, 13, 16});
+    g.out = nchw ? pick({4, 5, 7, 8, 13, 16}) : pick({2, 3, 5, 8, 13, 16});
     g.batch = in_range(1, 3);
     g.height = in_range(4, 12);
     g.width = in_range(4, 12);
@@ -222,8 +222,9 @@ ENTRY e {
 }
 
 // A batch group instead of a feature group, one input feature per group
-// (depthwise), and fewer than 4 output features per group stay with other
-// strategies; 4 per group is the gemm's. Each still matches the evaluator.
+// (depthwise), one output feature per group in NHWC and three in NCHW stay
+// with other strategies; two in NHWC and four in NCHW are the gemm's. Each
+// still matches the evaluator.
 TEST(GroupedConvE2eTest, GroupedConvolutionsTheGemmDeclines) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"(HloModule m
@@ -243,10 +244,17 @@ ENTRY e {
       {R"(HloModule m
 ENTRY e {
   x = f32[1,12,12,64] parameter(0)
-  w = f32[3,3,4,48] parameter(1)
-  ROOT c = f32[1,10,10,48] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
+  w = f32[3,3,4,16] parameter(1)
+  ROOT c = f32[1,10,10,16] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
 })",
        "element-loops"},
+      {R"(HloModule m
+ENTRY e {
+  x = f32[1,12,12,64] parameter(0)
+  w = f32[3,3,4,32] parameter(1)
+  ROOT c = f32[1,10,10,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
+})",
+       "gemm"},
       {R"(HloModule m
 ENTRY e {
   x = f32[1,64,12,12] parameter(0)
@@ -256,9 +264,9 @@ ENTRY e {
        "element-loops"},
       {R"(HloModule m
 ENTRY e {
-  x = f32[1,12,12,64] parameter(0)
-  w = f32[3,3,4,64] parameter(1)
-  ROOT c = f32[1,10,10,64] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
+  x = f32[1,64,12,12] parameter(0)
+  w = f32[64,4,3,3] parameter(1)
+  ROOT c = f32[1,64,10,10] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=16
 })",
        "gemm"},
   };
