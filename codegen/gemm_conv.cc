@@ -190,6 +190,15 @@ void PackConvGroups(llvm::IRBuilderBase& b, const GemmPlan& p,
   llvm::Type* elem = ComputeType(b.getContext(), p.type);
   const int64_t f = c.features;
   const int64_t k = c.taps * f;
+  const int64_t il = c.interleave;
+  // A set's interleave x f input features of one tap, transposed to f x
+  // interleave: element i * il + j from j * f + i.
+  llvm::SmallVector<int, 64> transpose;
+  for (int64_t i = 0; i < f; ++i) {
+    for (int64_t j = 0; j < il; ++j) transpose.push_back(static_cast<int>(j * f + i));
+  }
+  llvm::Type* set_type = llvm::FixedVectorType::get(elem, il * f);
+  const llvm::Align align(StorageBytes(p.type));
   EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_groups.r", [&](Value* r) {
     Value* row_dst = b.CreateInBoundsGEP(
         elem, ap, b.CreateMul(r, b.getInt64(c.groups * k)));
@@ -197,8 +206,22 @@ void PackConvGroups(llvm::IRBuilderBase& b, const GemmPlan& p,
                 [&](Value* tap) {
       Value* src = ConvRowPointer(b, p, input, row_info, r,
                                   WindowOffsets(b, c, tap), b.getInt64(0), zeros);
-      Value* dst =
-          b.CreateInBoundsGEP(elem, row_dst, b.CreateMul(tap, b.getInt64(f)));
+      Value* dst = b.CreateInBoundsGEP(elem, row_dst,
+                                       b.CreateMul(tap, b.getInt64(f * il)));
+      if (il > 1) {
+        EmitForLoop(b, b.getInt64(0), b.getInt64(c.groups / il),
+                    "gemm.pack_groups.set", [&](Value* s) {
+          Value* v = b.CreateAlignedLoad(
+              set_type,
+              b.CreateInBoundsGEP(elem, src, b.CreateMul(s, b.getInt64(il * f))),
+              align);
+          b.CreateAlignedStore(
+              b.CreateShuffleVector(v, transpose),
+              b.CreateInBoundsGEP(elem, dst, b.CreateMul(s, b.getInt64(k * il))),
+              align);
+        });
+        return;
+      }
       EmitForLoop(b, b.getInt64(0), b.getInt64(c.groups), "gemm.pack_groups.g",
                   [&](Value* g) {
         CopyElements(

@@ -13,6 +13,7 @@
 #include "codegen/gemm_plan.h"
 #include "codegen/ir_types.h"
 #include "codegen/parallel_loops.h"
+#include "compiler/support/check.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsX86.h"
@@ -28,13 +29,16 @@ constexpr int64_t kMinWork = int64_t{1} << 14;
 // register tile.
 constexpr int64_t kMinColumns = 16;
 constexpr int64_t kMinDepth = 16;
-// A grouped convolution's products are as wide (NHWC) or as tall
-// (feature-major) as a group's output features: with fewer than these the
-// register tile is too idle to beat the element loops. (ResNeXt's 3x3 with
-// 32 groups of 4 inputs at 56x56 on one thread: NHWC with 2 outputs per
-// group 1.2 ms against 2.75 in the loops, with 1 1.23 against 1.37; NCHW
-// with 2 1.48 against 1.46, with 4 1.47 against 5.56.)
+// A grouped convolution's products are as wide (NHWC, unless interleaved)
+// or as tall (feature-major) as a group's output features: with fewer than
+// these the register tile is too idle to beat the element loops. (ResNeXt's
+// 3x3 with 32 groups of 4 inputs at 56x56 on one thread, not interleaved:
+// NHWC with 2 outputs per group 1.2 ms against 2.75 in the loops, with 1
+// 1.23 against 1.37; NCHW with 2 1.48 against 1.46, with 4 1.47 against
+// 5.56.)
 constexpr int64_t kMinGroupColumns = 2;
+// The shallowest depth slice a tiling takes.
+constexpr int64_t kMinSliceDepth = 64;
 constexpr int64_t kMinGroupRows = 4;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
@@ -124,7 +128,8 @@ std::vector<T> RhsIndex(const GemmPlan& p, const Shape& rhs, T bt, T k, T col,
         c.window[i].reversal ? ops.sub(c.kernel_ext[i] - 1, w[i]) : w[i];
   }
   multi[c.dn.kernel_input_feature] = ops.rem(k, c.features);
-  multi[c.dn.kernel_output_feature] = ops.add(col, ops.mul(bt, c.group_outputs));
+  multi[c.dn.kernel_output_feature] =
+      ops.add(col, ops.mul(bt, c.interleave * c.group_outputs));
   return multi;
 }
 
@@ -168,11 +173,12 @@ int64_t KernelRows(const GemmPlan& p) { return p.conv->groups * p.dims.m; }
 // through vdpbf16ps (bf16 pairs) or vpdpbusd (u8 quads of A, s8 of B).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
                             const GemmTiling& t, bool strict,
-                            DepthGroups groups) {
+                            DepthGroups groups, int64_t interleave) {
   const std::string name = absl::StrCat(
       mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
       elem->isDoubleTy() ? "_f64" : elem->isIntegerTy() ? "_s32" : "_f32",
       strict ? "_strict" : "",
+      interleave > 1 ? absl::StrCat("_interleave", interleave) : "",
       groups == DepthGroups::kBf16Pairs ? "_bf16_pairs"
       : groups == DepthGroups::kS8Quads ? "_s8_quads"
                                         : "");
@@ -269,6 +275,11 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
       }
     }
   };
+  // Interleaved rows: lane l takes value l / (lanes / interleave).
+  llvm::SmallVector<int, 16> spread;
+  for (int l = 0; l < t.lanes; ++l) {
+    spread.push_back(static_cast<int>(l / (t.lanes / interleave)));
+  }
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
     if (groups != DepthGroups::kNone) return group_step(k);
@@ -280,9 +291,22 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
           align);
     }
     for (int r = 0; r < t.mr; ++r) {
-      Value* x = b.CreateAlignedLoad(
-          elem, b.CreateInBoundsGEP(elem, a_rows[r], k), align);
-      if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
+      Value* x;
+      if (interleave > 1) {
+        // The depth's interleave values of the row, each spread over its
+        // group's lanes.
+        x = b.CreateShuffleVector(
+            b.CreateAlignedLoad(
+                llvm::FixedVectorType::get(elem, interleave),
+                b.CreateInBoundsGEP(elem, a_rows[r],
+                                    b.CreateMul(k, b.getInt64(interleave))),
+                align),
+            spread);
+      } else {
+        x = b.CreateAlignedLoad(elem, b.CreateInBoundsGEP(elem, a_rows[r], k),
+                                align);
+        if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
+      }
       for (int v = 0; v < t.vectors; ++v) {
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
         Value* old = b.CreateLoad(vt, slot);
@@ -590,7 +614,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   llvm::Type* op_elem = StorageType(ctx, PackedType(p));
   const int64_t op_bytes = StorageBytes(PackedType(p));
   llvm::Function* kernel =
-      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
+      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups,
+                  p.conv ? p.conv->interleave : 1);
   // The operand packed once: B, or a feature-major convolution's kernel.
   Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
   // s8 quads: 128 times B's column sums, taken off each sum.
@@ -685,7 +710,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             Value* group = feature_major ? b.CreateURem(bt, b.getInt64(c.groups)) : bt;
             image = feature_major ? b.CreateUDiv(bt, b.getInt64(c.groups)) : nullptr;
             feature0 = b.CreateMul(group, b.getInt64(c.features));
-            out_feature0 = b.CreateMul(group, b.getInt64(c.group_outputs));
+            out_feature0 = b.CreateMul(group, b.getInt64(c.interleave * c.group_outputs));
           }
           // Depth slices: [pc, pc + kc) of K; a convolution's read from the
           // input in place stay within a tap.
@@ -741,9 +766,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                             pc));
               }
               if (conv_rows && p.conv->all_groups) {
+                const int64_t il = p.conv->interleave;
                 return at(ap, b.CreateMul(
-                                  b.CreateAdd(b.CreateMul(r, b.getInt64(p.conv->groups)), bt),
-                                  b.getInt64(k)));
+                                  b.CreateAdd(b.CreateMul(r, b.getInt64(p.conv->groups / il)),
+                                              bt),
+                                  b.getInt64(k * il)));
               }
               if (conv_rows && !p.conv->packed) {
                 return ConvRowPointer(b, p, *conv_a, row_info, r, tap_at,
@@ -968,7 +995,7 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
     }
   }
   const int64_t nr_bytes = t.nr() * packed_bytes;
-  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, 64, 512);
+  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, kMinSliceDepth, 512);
   t.kc = std::min(t.kc, k);
   int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * packed_bytes));
   // Enough blocks for a few threads when the rows allow it.
@@ -1011,9 +1038,19 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
       g->dims.m = c.group_outputs;
       g->dims.n = c.positions;
     } else {
-      g->dims.batch = c.groups;
+      // Groups of few features and few outputs whose outputs fit a vector
+      // a whole number of times are interleaved (ConvGemm::interleave)
+      // when the whole depth fits the shallowest slice.
+      const int64_t lanes = target.vector_bytes / StorageBytes(type);
+      if (c.groups > 1 && c.packed && lanes >= 2 * c.group_outputs &&
+          lanes % c.group_outputs == 0 &&
+          c.groups % (lanes / c.group_outputs) == 0 &&
+          c.taps * c.features <= kMinSliceDepth) {
+        g->conv->interleave = lanes / c.group_outputs;
+      }
+      g->dims.batch = c.groups / c.interleave;
       g->dims.m = c.row_ext[0] * c.positions;
-      g->dims.n = c.group_outputs;
+      g->dims.n = c.interleave * c.group_outputs;
     }
     g->dims.k = c.taps * c.features;
   } else {
@@ -1057,6 +1094,8 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     c.taps_per_slice = std::max<int64_t>(1, t.kc / (c.features * run)) * run;
     t.kc = c.taps_per_slice * c.features;
     c.all_groups = grouped && c.taps_per_slice >= c.taps;
+    AOTC_CHECK(c.all_groups || c.interleave == 1,
+               "interleaved groups are packed all at once");
     if (c.all_groups) {
       // Every group's rows of a block in half of L2.
       t.mc = std::min(t.mc, RoundUp(std::max<int64_t>(

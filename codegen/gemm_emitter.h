@@ -76,7 +76,8 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // enough work; fewer rows go to the row-dot, which streams the weights once.
 // Also a convolution with one batch group and no input dilation, of one
 // feature group or several of at least two input features each and two
-// output features (NHWC) or four (feature-major), one product per group:
+// output features (NHWC; one when groups are interleaved) or four
+// (feature-major), one product per group or set of interleaved groups:
 // NHWC-like inputs (features the most minor dimension) as output positions
 // times output features, feature-major ones (NCHW) transposed.
 std::optional<StrategyPlan> PlanGemm(const Instruction& inst,

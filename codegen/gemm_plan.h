@@ -59,6 +59,15 @@ struct ConvGemm {
   // (r * groups + g) * k, so that each tap's input features are read as one
   // run (PackConvGroups).
   bool all_groups = false;
+  // With all_groups and few output features per group, `interleave` groups
+  // whose output features fill one vector are one product (a "set"): the
+  // product's batch is the sets, its columns the set's interleave *
+  // group_outputs output features, and row r of set s holds, for each depth
+  // k, the set's groups' values side by side: element ((r * sets + s) * k +
+  // kk) * interleave + j for group s * interleave + j. The microkernel
+  // spreads each depth's interleave values over their groups' lanes, so a
+  // multiply-add does useful work in every lane (PackConvGroups packs it).
+  int64_t interleave = 1;
   // The taps along the innermost spatial axis read neighbouring input
   // positions (dilation 1, positions one feature run apart), so a kernel
   // row's features form one run of memory.

@@ -191,6 +191,12 @@ ENTRY e {
 })",
                           R"(HloModule m
 ENTRY e {
+  x = f32[1,10,9,32] parameter(0)
+  w = f32[3,3,4,32] parameter(1)
+  ROOT c = f32[1,10,9,32] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=8
+})",
+                          R"(HloModule m
+ENTRY e {
   x = f32[2,15,11,13] parameter(0)
   w = f32[21,5,3,3] parameter(1)
   ROOT c = f32[2,21,6,13] convolution(x, w), window={size=3x3 stride=2x1 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=3
@@ -222,10 +228,19 @@ ENTRY e {
 }
 
 // A batch group instead of a feature group, one input feature per group
-// (depthwise), one output feature per group in NHWC and three in NCHW stay
-// with other strategies; two in NHWC and four in NCHW are the gemm's. Each
-// still matches the evaluator.
+// (depthwise), one output feature per group in NHWC (10 groups, which do
+// not fill whole vectors of 4, 8 or 16 lanes, so they are not interleaved)
+// and three in NCHW stay with other strategies; one in NHWC over 16 groups
+// (interleaved), two in NHWC and four in NCHW are the gemm's. Each still
+// matches the evaluator.
 TEST(GroupedConvE2eTest, GroupedConvolutionsTheGemmDeclines) {
+  // A 3x3 window over 12x12, batch 1, of `groups` groups of `in` -> `out`
+  // features.
+  auto conv = [](int64_t groups, int64_t in, int64_t out, bool nchw) {
+    const GroupedConv g{groups, in, out, 1, 12, 12, 3, 3,
+                        1,      1,  1,   1, {0, 0, 0, 0}, nchw};
+    return g.Hlo();
+  };
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"(HloModule m
 ENTRY e {
@@ -234,41 +249,12 @@ ENTRY e {
   ROOT c = f32[2,8,8,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, batch_group_count=2
 })",
        "element-loops"},
-      {R"(HloModule m
-ENTRY e {
-  x = f32[1,10,10,32] parameter(0)
-  w = f32[3,3,1,32] parameter(1)
-  ROOT c = f32[1,8,8,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=32
-})",
-       "depthwise"},
-      {R"(HloModule m
-ENTRY e {
-  x = f32[1,12,12,64] parameter(0)
-  w = f32[3,3,4,16] parameter(1)
-  ROOT c = f32[1,10,10,16] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
-})",
-       "element-loops"},
-      {R"(HloModule m
-ENTRY e {
-  x = f32[1,12,12,64] parameter(0)
-  w = f32[3,3,4,32] parameter(1)
-  ROOT c = f32[1,10,10,32] convolution(x, w), window={size=3x3}, dim_labels=b01f_01io->b01f, feature_group_count=16
-})",
-       "gemm"},
-      {R"(HloModule m
-ENTRY e {
-  x = f32[1,64,12,12] parameter(0)
-  w = f32[48,4,3,3] parameter(1)
-  ROOT c = f32[1,48,10,10] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=16
-})",
-       "element-loops"},
-      {R"(HloModule m
-ENTRY e {
-  x = f32[1,64,12,12] parameter(0)
-  w = f32[64,4,3,3] parameter(1)
-  ROOT c = f32[1,64,10,10] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=16
-})",
-       "gemm"},
+      {conv(32, 1, 1, false), "depthwise"},
+      {conv(10, 4, 1, false), "element-loops"},
+      {conv(16, 4, 1, false), "gemm"},
+      {conv(16, 4, 2, false), "gemm"},
+      {conv(16, 4, 3, true), "element-loops"},
+      {conv(16, 4, 4, true), "gemm"},
   };
   for (const auto& [hlo, strategy] : cases) {
     SCOPED_TRACE(hlo);
