@@ -112,9 +112,10 @@ TEST(GroupedConvE2eTest, RandomShapesMatchTheEvaluator) {
 }
 
 // Hand-picked forms: ResNeXt's 32 groups of 4 at a small size, a 1-D
-// convolution, f64, a reversed window with negative padding, a group with
-// more input features than one depth slice, a window of more taps than one
-// slice, a pointwise NCHW group and a fused bias and relu.
+// convolution, f64 (NCHW, and NHWC interleaved), a reversed window with
+// negative padding, a group with more input features than one depth slice,
+// a window of more taps than one slice, a pointwise NCHW group and a fused
+// bias and relu.
 TEST(GroupedConvE2eTest, HandPickedFormsMatchTheEvaluator) {
   ExpectGemmConvolutionsMatch({
       {"ResNeXt 3x3, 32 groups of 4, NHWC", R"(HloModule m
@@ -140,6 +141,12 @@ ENTRY e {
   x = f64[1,10,9,9] parameter(0)
   w = f64[12,5,3,3] parameter(1)
   ROOT c = f64[1,12,9,9] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})"},
+      {"f64, 4 groups of 4 interleaved two to a vector, NHWC", R"(HloModule m
+ENTRY e {
+  x = f64[2,9,8,16] parameter(0)
+  w = f64[3,3,4,16] parameter(1)
+  ROOT c = f64[2,9,8,16] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4
 })"},
       {"reversed, dilated, negative padding, 4 groups", R"(HloModule m
 ENTRY e {
