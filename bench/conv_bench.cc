@@ -7,18 +7,29 @@
 //   conv/aotc/7x7s2     7x7 stride 2, 3 -> 64 features at 224x224, padding 3
 //   conv/aotc/..._nchw  the same in NCHW (the gemm's feature-major product)
 //
-// and MobileNet's depthwise convolution (one input feature per group):
+// MobileNet's depthwise convolution (one input feature per group):
 //
 //   conv/aotc/depthwise3x3       3x3, 256 features at 56x56, padding 1, NHWC
 //   conv/aotc/depthwise3x3_nchw  the same in NCHW with an OIHW kernel
+//
+// and ResNeXt's grouped one:
+//
+//   conv/aotc/group3x3  ResNeXt-50's grouped 3x3, 128 -> 128 features in 32
+//                       groups of 4 at 56x56, padding 1 (a product per group)
+//   conv/aotc/group3x3_nchw  the same in NCHW
+//   conv/aotc_loops/group3x3  the same in the element loops, as before the
+//                       gemm took grouped convolutions
+//                       (bench/models/resnext_conv3x3_g32_loops.hlo)
 //
 // each side by side with
 //   conv/onednn/...     oneDNN's convolution primitive on the same data, its
 //                       weights reordered once, before timing, into the
 //                       layout it prefers (aotc packs them on every run,
-//                       since they are parameters of the model)
+//                       since they are parameters of the model); grouped
+//                       weights given as HWIGO (NHWC) or GOIHW (NCHW)
 //
-// FLOP/s counts 2 multiply-add flops per tap of every output element.
+// FLOP/s counts 2 multiply-add flops per tap and input feature of its group
+// of every output element.
 // Before timing, 64 sampled output elements are checked against the
 // convolution computed in double, within the bound of a sum of rounded
 // products.
@@ -26,6 +37,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -38,6 +50,9 @@
 #include "resnet_conv3x3_nchw.h"
 #include "resnet_conv7x7.h"
 #include "resnet_conv7x7_nchw.h"
+#include "resnext_conv3x3_g32.h"
+#include "resnext_conv3x3_g32_loops.h"
+#include "resnext_conv3x3_g32_nchw.h"
 
 #ifdef AOTC_BENCH_HAS_ONEDNN
 #include <omp.h>
@@ -92,13 +107,13 @@ const ConvData& Data(const Conv& c) {
     for (int64_t s = 0; s < 64; ++s) {
       const int64_t oy = (s * 37) % os, ox = (s * 53 + 7) % os,
                     o = (s * 11) % c.out;
+      const int64_t first = o / (c.out / c.groups) * c.group_in();
       double sum = 0, magnitude = 0;
       for (int64_t ky = 0; ky < c.window; ++ky) {
         for (int64_t kx = 0; kx < c.window; ++kx) {
           const int64_t iy = oy * c.stride - c.pad + ky;
           const int64_t ix = ox * c.stride - c.pad + kx;
           if (iy < 0 || iy >= c.size || ix < 0 || ix >= c.size) continue;
-          const int64_t first = o / (c.out / c.groups) * c.group_in();
           for (int64_t i = 0; i < c.group_in(); ++i) {
             const double p = double{d.x[c.x_at(iy, ix, first + i)]} *
                              d.w[c.w_at(ky, kx, i, o)];
@@ -182,10 +197,12 @@ void OneDnn(benchmark::State& state, const Conv& c) {
 
 template <int (*Run)(const float*, const float*, float*, void*)>
 void RegisterConv(const std::string& size, const Conv& c, const char* model,
-                  size_t temp_bytes) {
-  Register("conv/aotc/" + size, [=](benchmark::State& state) {
-    Compiled<Run>(state, model, c, temp_bytes);
-  });
+                  size_t temp_bytes, const char* variant = "aotc") {
+  Register(std::string("conv/") + variant + "/" + size,
+           [=](benchmark::State& state) {
+             Compiled<Run>(state, model, c, temp_bytes);
+           });
+  if (std::string_view(variant) != "aotc") return;
 #ifdef AOTC_BENCH_HAS_ONEDNN
   Register("conv/onednn/" + size,
            [=](benchmark::State& state) { OneDnn(state, c); });
@@ -214,6 +231,16 @@ void RegisterConv(const std::string& size, const Conv& c, const char* model,
   RegisterConv<&depthwise_conv3x3_nchw_run>(
       "depthwise3x3_nchw", {56, 256, 256, 3, 1, 1, true, 256},
       "depthwise_conv3x3_nchw", DEPTHWISE_CONV3X3_NCHW_TEMP_BYTES);
+  const Conv resnext{56, 128, 128, 3, 1, 1, false, 32};
+  RegisterConv<&resnext_conv3x3_g32_run>("group3x3", resnext,
+                                         "resnext_conv3x3_g32",
+                                         RESNEXT_CONV3X3_G32_TEMP_BYTES);
+  RegisterConv<&resnext_conv3x3_g32_loops_run>(
+      "group3x3", resnext, "resnext_conv3x3_g32_loops",
+      RESNEXT_CONV3X3_G32_LOOPS_TEMP_BYTES, "aotc_loops");
+  RegisterConv<&resnext_conv3x3_g32_nchw_run>(
+      "group3x3_nchw", {56, 128, 128, 3, 1, 1, true, 32},
+      "resnext_conv3x3_g32_nchw", RESNEXT_CONV3X3_G32_NCHW_TEMP_BYTES);
   return true;
 }();
 

@@ -305,18 +305,18 @@ ENTRY e {
 }
 
 // A 3x3 window over 8 input features (of a group) is 72 multiply-adds per
-// output element: the element-loops plan (two feature groups, which the
-// gemm declines) reports that as its work, so the
-// f32[4,7,7,16] result (3136 elements, 225792 units of work) is split by
-// batch; a batch row is 784 * 72 = 56448 units, above the 8192 of a chunk,
+// output element: the element-loops plan (two feature groups of two output
+// features, too few for the gemm) reports that as its work, so the
+// f32[4,7,7,4] result (784 elements, 56448 units of work) is split by
+// batch; a batch row is 196 * 72 = 14112 units, above the 8192 of a chunk,
 // so each of the 4 batches is a chunk of its own.
 TEST(ConvolutionE2eTest, LargeConvolutionIsSplitAcrossThreads) {
   const std::string hlo = R"(
 HloModule m
 ENTRY e {
   x = f32[4,16,9,9] parameter(0)
-  k = f32[3,3,8,16] parameter(1)
-  ROOT c = f32[4,7,7,16] convolution(x, k), window={size=3x3},
+  k = f32[3,3,8,4] parameter(1)
+  ROOT c = f32[4,7,7,4] convolution(x, k), window={size=3x3},
       dim_labels=bf01_01io->b01f, feature_group_count=2
 })";
   auto module = LoadModuleFromString(hlo, "test.hlo");
@@ -328,7 +328,7 @@ ENTRY e {
 
   const std::vector<Literal> args = {
       RandomLiteral(Shape::Array(P::kF32, {4, 16, 9, 9}), 3, 0),
-      RandomLiteral(Shape::Array(P::kF32, {3, 3, 8, 16}), 3, 1)};
+      RandomLiteral(Shape::Array(P::kF32, {3, 3, 8, 4}), 3, 1)};
   auto expected = EvaluateModule(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
   testing::HookLog log;

@@ -1,7 +1,7 @@
 // The convolution side of the gemm strategy: each row's window origin,
 // the row pointers into the input, the packing of inputs with few
-// features, and a feature-major input's panels (see ConvGemm in
-// gemm_plan.h).
+// features (a group's, or every group's at once), and a feature-major
+// input's panels (see ConvGemm in gemm_plan.h).
 #include <string>
 #include <vector>
 
@@ -108,14 +108,16 @@ void CopyElements(llvm::IRBuilderBase& b, llvm::Type* elem, Value* dst,
 }  // namespace
 
 // A convolution with few input features, its depth slice [pc, pc + kc) of
-// whole taps packed for `rows` rows into kc-element rows at `ap`. With
+// whole taps packed for `rows` rows into kc-element rows at `ap`, features
+// from `feature0` on (the group's first). With
 // row runs, a slice holds whole kernel rows (the taps along the innermost
 // spatial axis), whose features lie side by side in the input: a row copies
 // each kernel row as one run where it falls inside the input, and tap by
 // tap (zeros outside) near the edges.
 void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
                   const IrArray& input, Value* row_info, Value* zeros,
-                  Value* ap, Value* pc, Value* kc, Value* rows) {
+                  Value* ap, Value* pc, Value* kc, Value* rows,
+                  Value* feature0) {
   const ConvGemm& c = *p.conv;
   llvm::Type* elem = ComputeType(b.getContext(), p.type);
   const int64_t f = c.features;
@@ -123,17 +125,19 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
   Value* first = b.CreateUDiv(pc, b.getInt64(f));
   Value* groups = b.CreateUDiv(kc, b.getInt64(f * run_taps));
   const size_t last = c.window.size() - 1;
-  EmitForLoop(b, b.getInt64(0), groups, "gemm.pack_taps", [&](Value* g) {
-    const std::vector<Value*> at_tap = WindowOffsets(
-        b, c, b.CreateAdd(first, b.CreateMul(g, b.getInt64(run_taps))));
-    EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_taps.r", [&](Value* r) {
+  // Row by row, so that the input a row's taps read (a few lines of the
+  // input per kernel row) is read again from L1 by the next rows' taps.
+  EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_taps.r", [&](Value* r) {
+    EmitForLoop(b, b.getInt64(0), groups, "gemm.pack_taps", [&](Value* g) {
+      const std::vector<Value*> at_tap = WindowOffsets(
+          b, c, b.CreateAdd(first, b.CreateMul(g, b.getInt64(run_taps))));
       Value* dst = b.CreateInBoundsGEP(
           elem, ap, b.CreateAdd(b.CreateMul(r, kc),
                                 b.CreateMul(g, b.getInt64(run_taps * f))));
       if (run_taps == 1) {
         CopyElements(b, elem, dst,
                      ConvRowPointer(b, p, input, row_info, r, at_tap,
-                                    b.getInt64(0), zeros),
+                                    feature0, zeros),
                      f);
         return;
       }
@@ -160,7 +164,7 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
       b.SetInsertPoint(whole);
       CopyElements(b, elem, dst,
                    ConvRowPointer(b, p, input, row_info, r, at_tap,
-                                  b.getInt64(0), zeros),
+                                  feature0, zeros),
                    run_taps * f);
       b.CreateBr(done);
       b.SetInsertPoint(edge);
@@ -169,12 +173,61 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
         at[last] = b.CreateAdd(at[last], w);
         CopyElements(b, elem,
                      b.CreateInBoundsGEP(elem, dst, b.CreateMul(w, b.getInt64(f))),
-                     ConvRowPointer(b, p, input, row_info, r, at, b.getInt64(0),
+                     ConvRowPointer(b, p, input, row_info, r, at, feature0,
                                     zeros),
                      f);
       });
       b.CreateBr(done);
       b.SetInsertPoint(done);
+    });
+  });
+}
+
+void PackConvGroups(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, Value* row_info, Value* zeros,
+                    Value* ap, Value* rows) {
+  const ConvGemm& c = *p.conv;
+  llvm::Type* elem = ComputeType(b.getContext(), p.type);
+  const int64_t f = c.features;
+  const int64_t k = c.taps * f;
+  const int64_t il = c.interleave;
+  // A set's interleave x f input features of one tap, transposed to f x
+  // interleave: element i * il + j from j * f + i.
+  llvm::SmallVector<int, 64> transpose;
+  for (int64_t i = 0; i < f; ++i) {
+    for (int64_t j = 0; j < il; ++j) transpose.push_back(static_cast<int>(j * f + i));
+  }
+  llvm::Type* set_type = llvm::FixedVectorType::get(elem, il * f);
+  const llvm::Align align(StorageBytes(p.type));
+  EmitForLoop(b, b.getInt64(0), rows, "gemm.pack_groups.r", [&](Value* r) {
+    Value* row_dst = b.CreateInBoundsGEP(
+        elem, ap, b.CreateMul(r, b.getInt64(c.groups * k)));
+    EmitForLoop(b, b.getInt64(0), b.getInt64(c.taps), "gemm.pack_groups.tap",
+                [&](Value* tap) {
+      Value* src = ConvRowPointer(b, p, input, row_info, r,
+                                  WindowOffsets(b, c, tap), b.getInt64(0), zeros);
+      Value* dst = b.CreateInBoundsGEP(elem, row_dst,
+                                       b.CreateMul(tap, b.getInt64(f * il)));
+      if (il > 1) {
+        EmitForLoop(b, b.getInt64(0), b.getInt64(c.groups / il),
+                    "gemm.pack_groups.set", [&](Value* s) {
+          Value* v = b.CreateAlignedLoad(
+              set_type,
+              b.CreateInBoundsGEP(elem, src, b.CreateMul(s, b.getInt64(il * f))),
+              align);
+          b.CreateAlignedStore(
+              b.CreateShuffleVector(v, transpose),
+              b.CreateInBoundsGEP(elem, dst, b.CreateMul(s, b.getInt64(k * il))),
+              align);
+        });
+        return;
+      }
+      EmitForLoop(b, b.getInt64(0), b.getInt64(c.groups), "gemm.pack_groups.g",
+                  [&](Value* g) {
+        CopyElements(
+            b, elem, b.CreateInBoundsGEP(elem, dst, b.CreateMul(g, b.getInt64(k))),
+            b.CreateInBoundsGEP(elem, src, b.CreateMul(g, b.getInt64(f))), f);
+      });
     });
   });
 }
@@ -186,8 +239,8 @@ void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
 // (one vector move per few elements when the stride is 1 and the innermost
 // spatial axis is the most minor dimension), zeros on either side.
 void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
-                    const IrArray& input, Value* bt, Value* q0, Value* q1,
-                    Value* pc, Value* kc, Value* dst) {
+                    const IrArray& input, Value* image, Value* feature0,
+                    Value* q0, Value* q1, Value* pc, Value* kc, Value* dst) {
   const ConvGemm& c = *p.conv;
   AOTC_CHECK(!c.window.empty(), "a feature-major product needs a window");
   llvm::Type* elem = ComputeType(b.getContext(), p.type);
@@ -226,8 +279,8 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
       Value* src = b.CreateInBoundsGEP(
           elem, input.base(),
           b.CreateAdd(
-              b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
-                          b.CreateMul(b.CreateAdd(pc, kk),
+              b.CreateAdd(b.CreateMul(image, b.getInt64(strides[c.dn.input_batch])),
+                          b.CreateMul(b.CreateAdd(feature0, b.CreateAdd(pc, kk)),
                                       b.getInt64(strides[c.dn.input_feature]))),
               j0));
       llvm::Function* fn = b.GetInsertBlock()->getParent();
@@ -255,8 +308,8 @@ void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
     const std::vector<Value*> at_tap =
         WindowOffsets(b, c, b.CreateUDiv(k, b.getInt64(c.features)));
     Value* base = b.CreateAdd(
-        b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
-        b.CreateMul(b.CreateURem(k, b.getInt64(c.features)),
+        b.CreateMul(image, b.getInt64(strides[c.dn.input_batch])),
+        b.CreateMul(b.CreateAdd(feature0, b.CreateURem(k, b.getInt64(c.features))),
                     b.getInt64(strides[c.dn.input_feature])));
     // The tap's input position along the innermost axis is x * stride + off
     // for output position x: inside for x in [x_lo, x_hi).
@@ -421,14 +474,15 @@ Value* PlaneTapOffset(llvm::IRBuilderBase& b, const ConvGemm& c, Value* tap) {
 }
 
 Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
-                      const IrArray& input, Value* bt, Value* pc, Value* jq) {
+                      const IrArray& input, Value* image, Value* feature,
+                      Value* jq) {
   const ConvGemm& c = *p.conv;
   const std::vector<int64_t> strides = PhysicalStrides(input.shape());
   return b.CreateInBoundsGEP(
       ComputeType(b.getContext(), p.type), input.base(),
       b.CreateAdd(
-          b.CreateAdd(b.CreateMul(bt, b.getInt64(strides[c.dn.input_batch])),
-                      b.CreateMul(pc, b.getInt64(strides[c.dn.input_feature]))),
+          b.CreateAdd(b.CreateMul(image, b.getInt64(strides[c.dn.input_batch])),
+                      b.CreateMul(feature, b.getInt64(strides[c.dn.input_feature]))),
           b.CreateMul(jq, b.getInt64(p.tiling.nr()))));
 }
 
@@ -441,7 +495,7 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   const Shape& lhs = conv.operand(0)->shape();
   const Shape& rhs = conv.operand(1)->shape();
   const PrimitiveType type = conv.shape().element_type();
-  if (attrs.feature_group_count != 1 || attrs.batch_group_count != 1 ||
+  if (attrs.feature_group_count < 1 || attrs.batch_group_count != 1 ||
       lhs.element_type() != type || rhs.element_type() != type ||
       lhs.rank() == 0 || !conv.shape().IsArray()) {
     return std::nullopt;
@@ -454,10 +508,14 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   c.dn = attrs.conv_dnums;
   c.window = attrs.window;
   if (c.window.size() != c.dn.input_spatial.size()) return std::nullopt;
-  c.features = lhs.dimensions(c.dn.input_feature);
+  c.groups = attrs.feature_group_count;
+  c.features = lhs.dimensions(c.dn.input_feature) / c.groups;
+  c.group_outputs = rhs.dimensions(c.dn.kernel_output_feature) / c.groups;
+  // Groups of one input feature are depthwise, the depthwise strategy's.
+  if (c.groups > 1 && c.features == 1) return std::nullopt;
   c.feature_major = lhs.layout().minor_to_major[0] != c.dn.input_feature;
   c.packed = !c.feature_major && c.features < 8;
-  c.row_runs = !c.feature_major && !c.window.empty() &&
+  c.row_runs = !c.feature_major && !c.window.empty() && c.groups == 1 &&
                c.window.back().window_dilation == 1 &&
                PhysicalStrides(lhs)[c.dn.input_spatial.back()] == c.features;
   c.row_ext.push_back(conv.shape().dimensions(c.dn.output_batch));
@@ -487,7 +545,7 @@ std::optional<ConvGemm> DescribeConvolution(const Instruction& conv) {
   // saves (NCHW 3x3 at 56x56 into 64 features: 32 input features 3%
   // slower than packing, 48 6% faster, 64 12%).
   constexpr int64_t kPlaneMinFeatures = 48;
-  c.padded = c.feature_major && !c.pointwise && c.taps > 1 &&
+  c.padded = c.feature_major && !c.pointwise && c.taps > 1 && c.groups == 1 &&
              c.features >= kPlaneMinFeatures;
   for (const WindowDim& w : c.window) {
     c.padded = c.padded && w.stride == 1 && w.pad_low >= 0 && w.pad_high >= 0;

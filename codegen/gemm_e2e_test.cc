@@ -11,14 +11,14 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "codegen/codegen_test_util.h"
 #include "codegen/gemm_emitter.h"
-#include "codegen/strategy.h"
-#include "tools/inputs.h"
+#include "codegen/gemm_test_util.h"
 
 namespace aotc::codegen::testing {
 namespace {
@@ -33,18 +33,6 @@ ENTRY e {
   b = f32[)", k, ",", n, R"(] parameter(1)
   ROOT d = f32[)", m, ",", n, R"(] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })");
-}
-
-std::string PlanName(std::string_view hlo, bool optimize = false) {
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  if (!module.ok()) return std::string(module.status().message());
-  if (optimize) {
-    auto s = OptimizeModule(**module, {});
-    if (!s.ok()) return std::string(s.status().message());
-  }
-  auto plan = PlanInstruction(*(*module)->entry()->root());
-  if (!plan.ok()) return std::string(plan.status().message());
-  return std::string(plan->name);
 }
 
 TEST(GemmE2eTest, ClosedFormProduct) {
@@ -176,10 +164,10 @@ ENTRY e {
 TEST(GemmE2eTest, NarrowProductsGetNarrowTiles) {
   // 10 columns: one 16-lane vector, 16 rows; 40 columns: three, 9 rows.
   const TargetInfo avx512{64, 32, 48 << 10, 1 << 20};
-  const GemmTiling ten = ChooseGemmTiling(4, avx512, 64, 10, 512);
+  const GemmTiling ten = ChooseGemmTiling(4, avx512, 64, 512, 0, 10);
   EXPECT_EQ(ten.vectors, 1);
   EXPECT_EQ(ten.mr, 16);
-  const GemmTiling forty = ChooseGemmTiling(4, avx512, 64, 40, 512);
+  const GemmTiling forty = ChooseGemmTiling(4, avx512, 64, 512, 0, 40);
   EXPECT_EQ(forty.vectors, 3);
   EXPECT_EQ(forty.mr, 9);
   CheckRandomProduct(64, 10, 512, false);
@@ -380,66 +368,8 @@ ENTRY e {
 
 // `hlo` compiled with --strict-fp gives the evaluator's result bit for bit
 // on seeded arguments (seed `seed`).
-void ExpectStrictFpBitForBit(const std::string& hlo, int seed) {
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  std::vector<Literal> args;
-  const Computation& entry = *(*module)->entry();
-  for (size_t i = 0; i < entry.parameters().size(); ++i) {
-    args.push_back(RandomLiteral(entry.parameters()[i]->shape(), seed, i));
-  }
-  auto expected = EvaluateModule(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  CompileOptions options;
-  options.name = "m";
-  options.strict_fp = true;
-  auto compiled = CompileModule(**module, options);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  auto loaded = LoadedModel::Load(*compiled);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  auto r = (*loaded)->Run(args);
-  ASSERT_TRUE(r.ok()) << r.status();
-  const Comparison c = CompareLiterals((*r)[0], *expected->Leaves()[0], {0, 0});
-  EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
-                      << c.first_mismatch;
-}
-
 TEST(GemmE2eTest, StrictFpGivesTheEvaluatorsNumbersBitForBit) {
   ExpectStrictFpBitForBit(MatMulHlo(45, 70, 300), 11);
-}
-
-struct ConvCase {
-  const char* name;
-  const char* hlo;
-};
-
-// Each case is planned by the gemm after the optimization pipeline and
-// matches the evaluator: at -O0 and -O2 as read, and optimized with its
-// units run in reverse order on a pool (ThreadedReverseHook).
-void ExpectGemmConvolutionsMatch(const std::vector<ConvCase>& cases) {
-  for (const ConvCase& c : cases) {
-    SCOPED_TRACE(c.name);
-    auto module = LoadModuleFromString(c.hlo, "test.hlo");
-    ASSERT_TRUE(module.ok()) << module.status();
-    EXPECT_EQ(PlanName(c.hlo, /*optimize=*/true), "gemm");
-    std::vector<Literal> args;
-    const Computation& entry = *(*module)->entry();
-    for (size_t i = 0; i < entry.parameters().size(); ++i) {
-      args.push_back(RandomLiteral(entry.parameters()[i]->shape(), 13, i));
-    }
-    ExpectMatchesEvaluator(c.hlo, args);
-    auto expected = EvaluateModule(**module, args);
-    ASSERT_TRUE(expected.ok()) << expected.status();
-    const PrimitiveType type = expected->Leaves()[0]->shape().element_type();
-    HookLog log;
-    aotc_set_parallel_for(&ThreadedReverseHook, &log);
-    auto fused = CompileAndRun(c.hlo, args, 2, /*optimize=*/true);
-    aotc_set_parallel_for(nullptr, nullptr);
-    ASSERT_TRUE(fused.ok()) << fused.status();
-    const Comparison cmp = CompareLiterals((*fused)[0], *expected->Leaves()[0],
-                                           DefaultTolerance(type));
-    EXPECT_TRUE(cmp.ok()) << cmp.first_mismatch;
-  }
 }
 
 // Convolutions whose input features are contiguous run as products on the
@@ -607,31 +537,13 @@ ENTRY e {
 }
 
 TEST(GemmE2eTest, ConstantConvolutionKernelsArePackedAtCompileTime) {
-  // k[ky,kx,c,o] = (ky + 2 kx + 3 c + o) % 5 - 2 as a constant of
-  // `features` input features, reversed along x; the evaluator's numbers.
-  auto kernel = [](int features) {
-    std::string k_text = "{";
-    for (int ky = 0; ky < 3; ++ky) {
-      absl::StrAppend(&k_text, ky ? ", {" : "{");
-      for (int kx = 0; kx < 3; ++kx) {
-        absl::StrAppend(&k_text, kx ? ", {" : "{");
-        for (int c = 0; c < features; ++c) {
-          absl::StrAppend(&k_text, c ? ", {" : "{");
-          for (int o = 0; o < 16; ++o) {
-            absl::StrAppend(&k_text, o ? ", " : "", (ky + 2 * kx + 3 * c + o) % 5 - 2);
-          }
-          absl::StrAppend(&k_text, "}");
-        }
-        absl::StrAppend(&k_text, "}");
-      }
-      absl::StrAppend(&k_text, "}");
-    }
-    return absl::StrCat(k_text, "}");
-  };
+  // k[ky,kx,c,o] = (ky + 2 kx + 3 c + o) % 5 - 2 as a constant, reversed
+  // along x; the evaluator's numbers.
+  const std::string k_text = KernelLiteralText(8, 16, 5);
   const std::string hlo = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,12,10,8] parameter(0)
-  k = f32[3,3,8,16] constant()", kernel(8), R"()
+  k = f32[3,3,8,16] constant()", k_text, R"()
   ROOT c = f32[1,12,10,16] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f
 })");
   // The same kernel against an NCHW input: the feature-major product, whose
@@ -639,7 +551,7 @@ ENTRY e {
   const std::string nchw = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,8,12,10] parameter(0)
-  k = f32[3,3,8,16] constant()", kernel(8), R"()
+  k = f32[3,3,8,16] constant()", k_text, R"()
   ROOT c = f32[1,16,12,10] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=bf01_01io->bf01
 })");
   // With 48 input features B is read from padded planes: the prologue only
@@ -647,44 +559,32 @@ ENTRY e {
   const std::string planes = absl::StrCat(R"(HloModule m
 ENTRY e {
   x = f32[1,48,12,10] parameter(0)
-  k = f32[3,3,48,16] constant()", kernel(48), R"()
+  k = f32[3,3,48,16] constant()", KernelLiteralText(48, 16, 5), R"()
   ROOT c = f32[1,16,12,10] convolution(x, k), window={size=3x3 pad=1_1x1_1 rhs_reversal=0x1}, dim_labels=bf01_01io->bf01
 })");
-  for (const auto& [text, input] :
-       {std::pair{&hlo, std::vector<int64_t>{1, 12, 10, 8}},
-        std::pair{&nchw, std::vector<int64_t>{1, 8, 12, 10}},
-        std::pair{&planes, std::vector<int64_t>{1, 48, 12, 10}}}) {
-    auto module = LoadModuleFromString(*text, "test.hlo");
-    ASSERT_TRUE(module.ok()) << module.status();
-    auto plan = PlanInstruction(*(*module)->entry()->root());
-    ASSERT_TRUE(plan.ok()) << plan.status();
-    EXPECT_EQ(plan->name, "gemm");
-    EXPECT_EQ(static_cast<bool>(plan->prologue), text == &planes);
-    CompileOptions options;
-    options.name = "m";
-    options.opt_level = 0;
-    options.emit_llvm = true;
-    auto compiled = CompileModule(**module, options);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
-    EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_kernel"), std::string::npos);
-    EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_b"), std::string::npos);
-    EXPECT_EQ(compiled->llvm_ir.find("gemm.pad_planes") != std::string::npos,
-              text == &planes);
-    ExpectMatchesEvaluator(*text,
-                           {RandomLiteral(Shape::Array(P::kF32, input), 17, 0)});
-  }
+  ExpectKernelsPackedAtCompileTime(
+      {{&hlo, {1, 12, 10, 8}}, {&nchw, {1, 8, 12, 10}}});
+  // Padded planes: the prologue only copies the input into them.
+  auto module = LoadModuleFromString(planes, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto plan = PlanInstruction(*(*module)->entry()->root());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->name, "gemm");
+  EXPECT_TRUE(plan->prologue);
+  CompileOptions options;
+  options.name = "m";
+  options.opt_level = 0;
+  options.emit_llvm = true;
+  auto compiled = CompileModule(**module, options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ(compiled->llvm_ir.find("gemm.pack_kernel"), std::string::npos);
+  EXPECT_NE(compiled->llvm_ir.find("gemm.pad_planes"), std::string::npos);
+  ExpectMatchesEvaluator(planes, {RandomLiteral(Shape::Array(P::kF32, {1, 48, 12, 10}), 17, 0)});
 }
 
 TEST(GemmE2eTest, ConvolutionsTheGemmDeclines) {
-  // Feature groups and input dilation go to the generic loops, a depthwise
-  // convolution to the depthwise loops.
-  EXPECT_EQ(PlanName(R"(HloModule m
-ENTRY e {
-  x = f32[1,32,10,10] parameter(0)
-  w = f32[16,16,3,3] parameter(1)
-  ROOT c = f32[1,16,8,8] convolution(x, w), window={size=3x3}, dim_labels=bf01_oi01->bf01, feature_group_count=2
-})"),
-            "element-loops");
+  // Input dilation goes to the generic loops, a depthwise convolution to
+  // the depthwise loops (grouped ones: grouped_conv_e2e_test.cc).
   EXPECT_EQ(PlanName(R"(HloModule m
 ENTRY e {
   x = f32[1,10,10,32] parameter(0)
@@ -734,9 +634,24 @@ TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
   // f64 halves the lanes.
   EXPECT_EQ(ChooseGemmTiling(8, avx512, 64, 64, 64).lanes, 8);
   // Never deeper than K, never more rows than M needs.
-  const GemmTiling small = ChooseGemmTiling(4, avx512, 10, 64, 20);
+  const GemmTiling small = ChooseGemmTiling(4, avx512, 10, 20, 0, 64);
   EXPECT_EQ(small.kc, 20);
   EXPECT_EQ(small.mc, 12);
+  // A narrow product (a grouped convolution's) takes a tile no wider than
+  // its columns: 4 columns, one vector of 4 floats (16 bytes) and
+  // (32 - 1 - 1) / 1 rows capped at 16; 8 columns, 8 floats; 32 columns,
+  // two vectors of 16, 14 rows; f64 stops at 2 lanes; AVX2 at 4 floats.
+  for (const auto& [target, bytes, columns, want] :
+       {std::tuple{avx512, 4, 4, Want{avx512, 16, 1, 4}},
+        std::tuple{avx512, 4, 8, Want{avx512, 16, 1, 8}},
+        std::tuple{avx512, 4, 32, Want{avx512, 14, 2, 16}},
+        std::tuple{avx512, 8, 1, Want{avx512, 16, 1, 2}},
+        std::tuple{avx2, 4, 2, Want{avx2, 14, 1, 4}}}) {
+    const GemmTiling t = ChooseGemmTiling(bytes, target, 1024, 36, 0, columns);
+    EXPECT_EQ(t.mr, want.mr) << columns;
+    EXPECT_EQ(t.vectors, want.vectors) << columns;
+    EXPECT_EQ(t.lanes, want.lanes) << columns;
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "codegen/gemm_plan.h"
 #include "codegen/ir_types.h"
 #include "codegen/parallel_loops.h"
+#include "compiler/support/check.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsX86.h"
@@ -28,6 +29,17 @@ constexpr int64_t kMinWork = int64_t{1} << 14;
 // register tile (a tile is never wider than the columns need).
 constexpr int64_t kMinColumns = 8;
 constexpr int64_t kMinDepth = 16;
+// A grouped convolution's products are as wide (NHWC, unless interleaved)
+// or as tall (feature-major) as a group's output features: with fewer than
+// these the register tile is too idle to beat the element loops. (ResNeXt's
+// 3x3 with 32 groups of 4 inputs at 56x56 on one thread, not interleaved:
+// NHWC with 2 outputs per group 1.2 ms against 2.75 in the loops, with 1
+// 1.23 against 1.37; NCHW with 2 1.48 against 1.46, with 4 1.47 against
+// 5.56.)
+constexpr int64_t kMinGroupColumns = 2;
+// The shallowest depth slice a tiling takes.
+constexpr int64_t kMinSliceDepth = 64;
+constexpr int64_t kMinGroupRows = 4;
 
 int64_t RoundUp(int64_t n, int64_t m) { return (n + m - 1) / m * m; }
 
@@ -95,7 +107,10 @@ std::vector<T> Place(int64_t rank,
 }
 
 // The kernel operand's multi-index of depth k and column j (compile time or
-// emitted), for a dot or a convolution.
+// emitted), for a dot or a convolution: batch bt is a convolution's feature
+// group, whose columns are output features from bt * group_outputs (a
+// feature-major product reads its kernel rows with bt 0 and col the output
+// feature).
 template <typename T, typename Ops>
 std::vector<T> RhsIndex(const GemmPlan& p, const Shape& rhs, T bt, T k, T col,
                         Ops ops) {
@@ -113,7 +128,8 @@ std::vector<T> RhsIndex(const GemmPlan& p, const Shape& rhs, T bt, T k, T col,
         c.window[i].reversal ? ops.sub(c.kernel_ext[i] - 1, w[i]) : w[i];
   }
   multi[c.dn.kernel_input_feature] = ops.rem(k, c.features);
-  multi[c.dn.kernel_output_feature] = col;
+  multi[c.dn.kernel_output_feature] =
+      ops.add(col, ops.mul(bt, c.interleave * c.group_outputs));
   return multi;
 }
 
@@ -125,6 +141,8 @@ struct ConstantOps {
   int64_t div(int64_t v, int64_t d) const { return v / d; }
   int64_t rem(int64_t v, int64_t d) const { return v % d; }
   int64_t sub(int64_t a, int64_t v) const { return a - v; }
+  int64_t add(int64_t a, int64_t v) const { return a + v; }
+  int64_t mul(int64_t v, int64_t f) const { return v * f; }
 };
 struct IrOps {
   llvm::IRBuilderBase& b;
@@ -134,7 +152,13 @@ struct IrOps {
   Value* div(Value* v, int64_t d) const { return b.CreateUDiv(v, b.getInt64(d)); }
   Value* rem(Value* v, int64_t d) const { return b.CreateURem(v, b.getInt64(d)); }
   Value* sub(int64_t a, Value* v) const { return b.CreateSub(b.getInt64(a), v); }
+  Value* add(Value* a, Value* v) const { return b.CreateAdd(a, v); }
+  Value* mul(Value* v, int64_t f) const { return b.CreateMul(v, b.getInt64(f)); }
 };
+
+// The rows of a feature-major convolution's packed kernel: every output
+// feature, each group's product taking group_outputs of them.
+int64_t KernelRows(const GemmPlan& p) { return p.conv->groups * p.dims.m; }
 
 // The microkernel, one function per tile and element type:
 //   void kernel(ptr rows, ptr b, i64 ldb, i64 kc, ptr c, i64 ldc,
@@ -149,11 +173,12 @@ struct IrOps {
 // through vdpbf16ps (bf16 pairs) or vpdpbusd (u8 quads of A, s8 of B).
 llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
                             const GemmTiling& t, bool strict,
-                            DepthGroups groups) {
+                            DepthGroups groups, int64_t interleave) {
   const std::string name = absl::StrCat(
       mc.prefix(), ".gemm_kernel_", t.mr, "x", t.vectors, "x", t.lanes,
       elem->isDoubleTy() ? "_f64" : elem->isIntegerTy() ? "_s32" : "_f32",
       strict ? "_strict" : "",
+      interleave > 1 ? absl::StrCat("_interleave", interleave) : "",
       groups == DepthGroups::kBf16Pairs ? "_bf16_pairs"
       : groups == DepthGroups::kS8Quads ? "_s8_quads"
                                         : "");
@@ -250,6 +275,11 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
       }
     }
   };
+  // Interleaved rows: lane l takes value l / (lanes / interleave).
+  llvm::SmallVector<int, 16> spread;
+  for (int l = 0; l < t.lanes; ++l) {
+    spread.push_back(static_cast<int>(l / (t.lanes / interleave)));
+  }
   // One rank-1 update: a row of the b-panel times a column of the a-panel.
   auto step = [&](Value* k) {
     if (groups != DepthGroups::kNone) return group_step(k);
@@ -261,9 +291,22 @@ llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
           align);
     }
     for (int r = 0; r < t.mr; ++r) {
-      Value* x = b.CreateAlignedLoad(
-          elem, b.CreateInBoundsGEP(elem, a_rows[r], k), align);
-      if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
+      Value* x;
+      if (interleave > 1) {
+        // The depth's interleave values of the row, each spread over its
+        // group's lanes.
+        x = b.CreateShuffleVector(
+            b.CreateAlignedLoad(
+                llvm::FixedVectorType::get(elem, interleave),
+                b.CreateInBoundsGEP(elem, a_rows[r],
+                                    b.CreateMul(k, b.getInt64(interleave))),
+                align),
+            spread);
+      } else {
+        x = b.CreateAlignedLoad(elem, b.CreateInBoundsGEP(elem, a_rows[r], k),
+                                align);
+        if (t.lanes > 1) x = b.CreateVectorSplat(t.lanes, x);
+      }
       for (int v = 0; v < t.vectors; ++v) {
         llvm::AllocaInst* slot = acc[r * t.vectors + v];
         Value* old = b.CreateLoad(vt, slot);
@@ -475,12 +518,12 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
 
 // The prologue of a feature-major convolution: its kernel into rows of K at
 // `ka`, row i (output feature i) at element i * k, in the depth order of
-// ConvGemm.
+// ConvGemm (a group's input features).
 absl::Status PackKernelRows(const LoopArgs& a, const GemmPlan& p, Value* ka) {
   llvm::IRBuilderBase& b = a.b;
   llvm::Type* elem = ComputeType(b.getContext(), p.type);
   FirstError err;
-  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.m), "gemm.pack_kernel",
+  EmitForLoop(b, b.getInt64(0), b.getInt64(KernelRows(p)), "gemm.pack_kernel",
               [&](Value* i) {
     EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.k), "gemm.pack_kernel.k",
                 [&](Value* kk) {
@@ -512,8 +555,8 @@ void PackConstantB(GemmPlan& p, const Literal& rhs) {
   const int64_t nr = p.tiling.nr();
   const bool rows = p.conv.has_value() && p.conv->feature_major;
   const int64_t batch = rows ? 1 : p.dims.batch;
-  const int64_t cols = rows ? p.dims.m : p.dims.n;
-  const int64_t total = rows ? p.dims.m * p.dims.k : batch * p.n_pad * p.k_pad;
+  const int64_t cols = rows ? KernelRows(p) : p.dims.n;
+  const int64_t total = rows ? cols * p.dims.k : batch * p.n_pad * p.k_pad;
   auto packed = std::make_shared<Literal>(Shape::Array(packed_type, {total}));
   std::shared_ptr<Literal> offsets;
   if (p.groups == DepthGroups::kS8Quads) {
@@ -586,7 +629,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   llvm::Type* op_elem = StorageType(ctx, PackedType(p));
   const int64_t op_bytes = StorageBytes(PackedType(p));
   llvm::Function* kernel =
-      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups);
+      Microkernel(a.mc, elem, t, a.mc.strict_fp(), p.groups,
+                  p.conv ? p.conv->interleave : 1);
   // Rows past a multiple of mr (m % mr of them, in each batch's last block)
   // get a kernel of their own rather than a whole tile of repeated rows.
   GemmTiling edge_tiling = t;
@@ -594,7 +638,8 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   llvm::Function* edge_kernel =
       edge_tiling.mr == 0
           ? nullptr
-          : Microkernel(a.mc, elem, edge_tiling, a.mc.strict_fp(), p.groups);
+          : Microkernel(a.mc, elem, edge_tiling, a.mc.strict_fp(), p.groups,
+                        p.conv ? p.conv->interleave : 1);
   // The operand packed once: B, or a feature-major convolution's kernel.
   Value* once = p.prepacked != nullptr ? a.mc.ConstantGlobal(*p.prepacked) : a.scratch;
   // s8 quads: 128 times B's column sums, taken off each sum.
@@ -630,7 +675,14 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   Value* planes = padded ? b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
                                                b.getInt64(p.conv->planes_at))
                          : nullptr;
-  Value* zeros = conv_rows ? ZeroRow(a.mc, elem, t.kc) : nullptr;
+  // The zero row a row of A reads outside the input: a slice's depth, or
+  // all the input's features when every group is packed at once.
+  Value* zeros =
+      conv_rows ? ZeroRow(a.mc, elem,
+                          std::max(t.kc, p.conv->all_groups
+                                             ? p.conv->groups * p.conv->features
+                                             : 0))
+                : nullptr;
   llvm::Type* ptr_type = llvm::PointerType::getUnqual(ctx);
   llvm::AllocaInst* rows_array =
       EntryAlloca(b, llvm::ArrayType::get(ptr_type, t.mr), "gemm.rows");
@@ -646,9 +698,11 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
       [&](Value* u) {
         Value* cg = b.CreateURem(u, b.getInt64(p.col_groups));
         Value* block = b.CreateUDiv(u, b.getInt64(p.col_groups));
-        Value* bt = b.CreateUDiv(block, b.getInt64(p.blocks));
-        Value* i0 = b.CreateMul(b.CreateURem(block, b.getInt64(p.blocks)),
-                                b.getInt64(t.mc));
+        // A grouped convolution's unit (batch_in_unit) takes one block of
+        // rows for every group in turn.
+        Value* i0 = b.CreateMul(
+            p.batch_in_unit ? block : b.CreateURem(block, b.getInt64(p.blocks)),
+            b.getInt64(t.mc));
         // The unit's nr-panels [q0, q1) and columns [j0, j1).
         Value* q0 = b.CreateMul(cg, b.getInt64(p.group_panels));
         Value* q1 = b.CreateBinaryIntrinsic(
@@ -662,261 +716,301 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
             llvm::Intrinsic::umin, b.getInt64(t.mc), b.CreateSub(b.getInt64(m), i0));
         Value* panels = b.CreateUDiv(b.CreateAdd(rows, b.getInt64(t.mr - 1)),
                                      b.getInt64(t.mr));
+        // The slot of the task's first unit: tasks that may run at the same
+        // time have disjoint ranges, and one task's units run one after
+        // another, so they share one slot, still in cache.
         Value* slot = b.CreateInBoundsGEP(
             b.getInt8Ty(), slots,
-            b.CreateMul(p.parallel ? u : b.getInt64(0), b.getInt64(p.slot_bytes)));
+            b.CreateMul(p.parallel && a.begin != nullptr ? a.begin : b.getInt64(0),
+                        b.getInt64(p.slot_bytes)));
         Value* ap = slot;
         Value* cs = b.CreateInBoundsGEP(b.getInt8Ty(), slot, b.getInt64(p.pack_bytes));
         Value* row_info = b.CreateInBoundsGEP(
             b.getInt8Ty(), cs, b.getInt64(p.slot_bytes - p.pack_bytes - p.row_info_bytes));
         if (conv_rows) FillRowOrigins(b, p, *conv_a, i0, panels, row_info);
-        // Depth slices: [pc, pc + kc) of K; a convolution's read from the
-        // input in place stay within a tap.
-        const int64_t slices =
-            padded           ? p.conv->taps * p.conv->chunks
-            : !conv_rows     ? (p.k_pad + t.kc - 1) / t.kc
-            : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
-                                   p.conv->taps_per_slice
-                             : p.conv->taps * p.conv->chunks;
-        EmitForLoop(b, b.getInt64(0), b.getInt64(slices), "gemm.kslice", [&](Value* s) {
-          Value* pc;
-          Value* kc;
-          Value* tap = nullptr;
-          Value* c0 = nullptr;
-          if (p.conv && p.conv->packed) {
-            pc = b.CreateMul(s, b.getInt64(t.kc));
-            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                         b.CreateSub(b.getInt64(k), pc));
-          } else if (conv_rows || padded) {
-            tap = b.CreateUDiv(s, b.getInt64(p.conv->chunks));
-            c0 = b.CreateMul(b.CreateURem(s, b.getInt64(p.conv->chunks)),
-                             b.getInt64(t.kc));
-            pc = b.CreateAdd(b.CreateMul(tap, b.getInt64(p.conv->features)), c0);
-            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                         b.CreateSub(b.getInt64(p.conv->features), c0));
-          } else {
-            pc = b.CreateMul(s, b.getInt64(t.kc));
-            kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
-                                         b.CreateSub(b.getInt64(p.k_pad), pc));
-          }
-          // A convolution's window offset of this tap, per spatial axis.
-          std::vector<Value*> tap_at;
-          if (conv_rows && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
-          if (feature_major && !padded) {
-            PackConvPanels(b, p, *conv_a, bt, q0, q1, pc, kc, ap);
-          }
-          // A padded convolution's B panels start at this slice's tap and
-          // first feature in batch bt's planes.
-          Value* slice_planes =
-              padded ? at(planes,
-                          b.CreateAdd(
-                              b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(
-                                                                      p.conv->features)),
-                                                      c0),
-                                          b.getInt64(p.conv->plane)),
-                              PlaneTapOffset(b, *p.conv, tap)))
-                     : nullptr;
-          if (conv_rows && p.conv->packed) {
-            PackConvTaps(b, p, *conv_a, row_info, zeros, ap, pc, kc,
+        if (conv_rows && p.conv->all_groups) {
+          PackConvGroups(b, p, *conv_a, row_info, zeros, ap,
                          b.CreateMul(panels, b.getInt64(t.mr)));
+        }
+        // Product bt of the batch over the unit's rows and columns: its
+        // depth slices, its tiles, then its epilogue.
+        auto product = [&](Value* bt) {
+          // A convolution's feature group, its first input and output
+          // features, and (feature-major) the input batch element.
+          Value* image = nullptr;
+          Value* feature0 = nullptr;
+          Value* out_feature0 = nullptr;
+          if (p.conv) {
+            const ConvGemm& c = *p.conv;
+            Value* group = feature_major ? b.CreateURem(bt, b.getInt64(c.groups)) : bt;
+            image = feature_major ? b.CreateUDiv(bt, b.getInt64(c.groups)) : nullptr;
+            feature0 = b.CreateMul(group, b.getInt64(c.features));
+            out_feature0 = b.CreateMul(group, b.getInt64(c.interleave * c.group_outputs));
           }
-          // Row r of A's block at depths [pc, pc + kc): straight from the
-          // operand when its rows are contiguous along k, else packed into
-          // the slot's kc-element rows. Rows past m repeat row m - 1; their
-          // accumulators are never written out.
-          auto clamped_row = [&](Value* r) {
-            return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
-                                           b.CreateAdd(i0, r),
-                                           b.getInt64(m - 1));
-          };
-          auto a_row = [&](Value* r) -> Value* {
-            if (feature_major) {
-              return at(once, b.CreateAdd(b.CreateMul(clamped_row(r), b.getInt64(k)), pc));
+          // Depth slices: [pc, pc + kc) of K; a convolution's read from the
+          // input in place stay within a tap.
+          const int64_t slices =
+              padded           ? p.conv->taps * p.conv->chunks
+              : !conv_rows     ? (p.k_pad + t.kc - 1) / t.kc
+              : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
+                                     p.conv->taps_per_slice
+                               : p.conv->taps * p.conv->chunks;
+          EmitForLoop(b, b.getInt64(0), b.getInt64(slices), "gemm.kslice", [&](Value* s) {
+            Value* pc;
+            Value* kc;
+            Value* tap = nullptr;
+            Value* c0 = nullptr;
+            if (p.conv && p.conv->packed) {
+              pc = b.CreateMul(s, b.getInt64(t.kc));
+              kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                           b.CreateSub(b.getInt64(k), pc));
+            } else if (conv_rows || padded) {
+              tap = b.CreateUDiv(s, b.getInt64(p.conv->chunks));
+              c0 = b.CreateMul(b.CreateURem(s, b.getInt64(p.conv->chunks)),
+                               b.getInt64(t.kc));
+              pc = b.CreateAdd(b.CreateMul(tap, b.getInt64(p.conv->features)), c0);
+              kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                           b.CreateSub(b.getInt64(p.conv->features), c0));
+            } else {
+              pc = b.CreateMul(s, b.getInt64(t.kc));
+              kc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.getInt64(t.kc),
+                                           b.CreateSub(b.getInt64(p.k_pad), pc));
             }
-            if (conv_rows && !p.conv->packed) {
-              return ConvRowPointer(b, p, *conv_a, row_info, r, tap_at, c0,
-                                    zeros);
+            // A convolution's window offset of this tap, per spatial axis.
+            std::vector<Value*> tap_at;
+            if (conv_rows && !p.conv->packed) tap_at = WindowOffsets(b, *p.conv, tap);
+            if (feature_major && !padded) {
+              PackConvPanels(b, p, *conv_a, image, feature0, q0, q1, pc, kc, ap);
             }
-            if (direct_a != nullptr) {
-              return InPlace(b, p, *direct_a, p.dims.lhs_batch, bt, p.dims.lhs_contract,
-                             pc, p.dims.lhs_free,
-                             UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext));
+            // A padded convolution's B panels start at this slice's tap and
+            // first feature in the image's planes (one feature group).
+            Value* slice_planes =
+                padded ? at(planes,
+                            b.CreateAdd(
+                                b.CreateMul(b.CreateAdd(b.CreateMul(image, b.getInt64(
+                                                                        p.conv->features)),
+                                                        c0),
+                                            b.getInt64(p.conv->plane)),
+                                PlaneTapOffset(b, *p.conv, tap)))
+                       : nullptr;
+            if (conv_rows && p.conv->packed && !p.conv->all_groups) {
+              PackConvTaps(b, p, *conv_a, row_info, zeros, ap, pc, kc,
+                           b.CreateMul(panels, b.getInt64(t.mr)), feature0);
             }
-            return op_at(ap, b.CreateMul(r, kc));
-          };
-          if (direct_a == nullptr && conv_a == nullptr) {
-            EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
-                        "gemm.pack_a", [&](Value* r) {
-              Value* row = clamped_row(r);
-              Value* dst = op_at(ap, b.CreateMul(r, kc));
-              // Depths up to k are read, the padding to k_pad is zero.
-              Value* kc_read = p.k_pad == k ? kc
-                                            : b.CreateBinaryIntrinsic(
-                                                  llvm::Intrinsic::umin, kc,
-                                                  b.CreateSub(b.getInt64(k), pc));
-              EmitForLoop(b, b.getInt64(0), kc_read, "gemm.pack_a.k", [&](Value* kk) {
-                if (!err.status.ok()) return;
-                absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
-                if (!err.Take(v)) return;
-                b.CreateAlignedStore(ToPacked(b, p, *v, /*lhs=*/true), op_at(dst, kk),
-                                     llvm::Align(op_bytes));
-              });
-              if (p.k_pad != k) {
-                EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
-                  b.CreateAlignedStore(llvm::Constant::getNullValue(op_elem),
-                                       op_at(dst, kk), llvm::Align(op_bytes));
+            // Row r of A's block at depths [pc, pc + kc): straight from the
+            // operand when its rows are contiguous along k, else packed into
+            // the slot's kc-element rows. Rows past m repeat row m - 1; their
+            // accumulators are never written out.
+            auto clamped_row = [&](Value* r) {
+              return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
+                                             b.CreateAdd(i0, r),
+                                             b.getInt64(m - 1));
+            };
+            auto a_row = [&](Value* r) -> Value* {
+              if (feature_major) {
+                return at(once, b.CreateAdd(b.CreateMul(b.CreateAdd(clamped_row(r), out_feature0),
+                                                        b.getInt64(k)),
+                                            pc));
+              }
+              if (conv_rows && p.conv->all_groups) {
+                const int64_t il = p.conv->interleave;
+                return at(ap, b.CreateMul(
+                                  b.CreateAdd(b.CreateMul(r, b.getInt64(p.conv->groups / il)),
+                                              bt),
+                                  b.getInt64(k * il)));
+              }
+              if (conv_rows && !p.conv->packed) {
+                return ConvRowPointer(b, p, *conv_a, row_info, r, tap_at,
+                                      b.CreateAdd(feature0, c0), zeros);
+              }
+              if (direct_a != nullptr) {
+                return InPlace(b, p, *direct_a, p.dims.lhs_batch, bt, p.dims.lhs_contract,
+                               pc, p.dims.lhs_free,
+                               UnflattenRowMajor(b, clamped_row(r), p.dims.m_ext));
+              }
+              return op_at(ap, b.CreateMul(r, kc));
+            };
+            if (direct_a == nullptr && conv_a == nullptr) {
+              EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
+                          "gemm.pack_a", [&](Value* r) {
+                Value* row = clamped_row(r);
+                Value* dst = op_at(ap, b.CreateMul(r, kc));
+                // Depths up to k are read, the padding to k_pad is zero.
+                Value* kc_read = p.k_pad == k ? kc
+                                              : b.CreateBinaryIntrinsic(
+                                                    llvm::Intrinsic::umin, kc,
+                                                    b.CreateSub(b.getInt64(k), pc));
+                EmitForLoop(b, b.getInt64(0), kc_read, "gemm.pack_a.k", [&](Value* kk) {
+                  if (!err.status.ok()) return;
+                  absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
+                  if (!err.Take(v)) return;
+                  b.CreateAlignedStore(ToPacked(b, p, *v, /*lhs=*/true), op_at(dst, kk),
+                                       llvm::Align(op_bytes));
                 });
+                if (p.k_pad != k) {
+                  EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
+                    b.CreateAlignedStore(llvm::Constant::getNullValue(op_elem),
+                                         op_at(dst, kk), llvm::Align(op_bytes));
+                  });
+                }
+              });
+            }
+            // The tiles: each nr-panel of B against each mr-panel of A.
+            EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
+              Value* bpanel =
+                  feature_major
+                      ? at(ap, b.CreateMul(b.CreateMul(b.CreateSub(jq, q0), kc),
+                                           b.getInt64(nr)))
+                      : op_at(once,
+                              b.CreateAdd(
+                                  b.CreateMul(
+                                      b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
+                                                  b.CreateMul(jq, b.getInt64(nr))),
+                                      b.getInt64(p.k_pad)),
+                                  b.CreateMul(pc, b.getInt64(nr))));
+              Value* ldb = b.getInt64(nr);
+              if (padded) {
+                bpanel = at(slice_planes, b.CreateMul(jq, b.getInt64(nr)));
+                ldb = b.getInt64(p.conv->plane);
+              }
+              if (direct_b != nullptr) {
+                bpanel = InPlace(b, p, *direct_b, p.dims.rhs_batch, bt, p.dims.rhs_contract,
+                                 pc, p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))});
+                ldb = b.getInt64(n);
+              }
+              if (feature_major && p.conv->pointwise) {
+                // Whole panels of a pointwise convolution are read in place.
+                Value* in_place =
+                    b.CreateICmpULT(jq, b.getInt64(p.conv->positions / nr));
+                bpanel = b.CreateSelect(
+                    in_place,
+                    PointwisePanel(b, p, *conv_a, image, b.CreateAdd(feature0, pc), jq),
+                    bpanel);
+                ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
+                                     ldb);
+              }
+              // The mr-panels [begin, end) on `tile_kernel`, of `tile_rows`
+              // rows.
+              auto tiles = [&](Value* begin, Value* end, llvm::Function* tile_kernel,
+                               int tile_rows, const char* name) {
+                EmitForLoop(b, begin, end, name, [&](Value* iq) {
+                  for (int r = 0; r < tile_rows; ++r) {
+                    b.CreateAlignedStore(
+                        a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
+                        b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
+                        llvm::Align(8));
+                  }
+                  Value* ctile = at(
+                      cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
+                                      b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
+                  b.CreateCall(tile_kernel, {rows_array, bpanel, ldb, kc, ctile,
+                                             b.getInt64(p.ldc()),
+                                             b.CreateICmpNE(s, b.getInt64(0))});
+                });
+              };
+              if (edge_kernel == nullptr) {
+                tiles(b.getInt64(0), panels, kernel, t.mr, "gemm.ir");
+              } else {
+                // The last block's last m % mr rows, if this is it, on a
+                // kernel of that many rows.
+                Value* whole = b.CreateUDiv(rows, b.getInt64(t.mr));
+                tiles(b.getInt64(0), whole, kernel, t.mr, "gemm.ir");
+                tiles(whole, panels, edge_kernel, edge_tiling.mr, "gemm.ir_edge");
               }
             });
-          }
-          // The tiles: each nr-panel of B against each mr-panel of A.
-          EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
-            Value* bpanel =
-                feature_major
-                    ? at(ap, b.CreateMul(b.CreateMul(b.CreateSub(jq, q0), kc),
-                                         b.getInt64(nr)))
-                    : op_at(once,
-                            b.CreateAdd(
-                                b.CreateMul(
-                                    b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
-                                                b.CreateMul(jq, b.getInt64(nr))),
-                                    b.getInt64(p.k_pad)),
-                                b.CreateMul(pc, b.getInt64(nr))));
-            Value* ldb = b.getInt64(nr);
-            if (padded) {
-              bpanel = at(slice_planes, b.CreateMul(jq, b.getInt64(nr)));
-              ldb = b.getInt64(p.conv->plane);
-            }
-            if (direct_b != nullptr) {
-              bpanel = InPlace(b, p, *direct_b, p.dims.rhs_batch, bt, p.dims.rhs_contract,
-                               pc, p.dims.rhs_free, {b.CreateMul(jq, b.getInt64(nr))});
-              ldb = b.getInt64(n);
-            }
-            if (feature_major && p.conv->pointwise) {
-              // Whole panels of a pointwise convolution are read in place.
-              Value* in_place =
-                  b.CreateICmpULT(jq, b.getInt64(p.conv->positions / nr));
-              bpanel = b.CreateSelect(
-                  in_place, PointwisePanel(b, p, *conv_a, bt, pc, jq), bpanel);
-              ldb = b.CreateSelect(in_place, b.getInt64(PointwiseRowStride(p, *conv_a)),
-                                   ldb);
-            }
-            // The mr-panels [begin, end) on `tile_kernel`, of `tile_rows`
-            // rows.
-            auto tiles = [&](Value* begin, Value* end, llvm::Function* tile_kernel,
-                             int tile_rows, const char* name) {
-              EmitForLoop(b, begin, end, name, [&](Value* iq) {
-                for (int r = 0; r < tile_rows; ++r) {
-                  b.CreateAlignedStore(
-                      a_row(b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr)), b.getInt64(r))),
-                      b.CreateConstInBoundsGEP1_64(ptr_type, rows_array, r),
-                      llvm::Align(8));
+          });
+          // The block's rows from their accumulators, through the epilogue.
+          EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
+            Value* row = b.CreateAdd(i0, r);
+            EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
+              if (!err.status.ok()) return;
+              // A padded convolution's column past the output's sizes is
+              // dropped.
+              std::vector<Value*> position;
+              llvm::BasicBlock* next = nullptr;
+              if (feature_major) {
+                const std::vector<int64_t> pos_ext =
+                    padded ? p.conv->column_ext
+                           : std::vector<int64_t>(p.conv->row_ext.begin() + 1,
+                                                  p.conv->row_ext.end());
+                position = UnflattenRowMajor(b, j, pos_ext);
+              }
+              if (padded) {
+                Value* inside = b.getTrue();
+                for (size_t i = 1; i < position.size(); ++i) {
+                  inside = b.CreateAnd(inside, b.CreateICmpULT(position[i],
+                                                               b.getInt64(p.conv->row_ext[i + 1])));
                 }
-                Value* ctile = at(
-                    cs, b.CreateAdd(b.CreateMul(iq, b.getInt64(t.mr * p.ldc())),
-                                    b.CreateMul(b.CreateSub(jq, q0), b.getInt64(nr))));
-                b.CreateCall(tile_kernel, {rows_array, bpanel, ldb, kc, ctile,
-                                           b.getInt64(p.ldc()),
-                                           b.CreateICmpNE(s, b.getInt64(0))});
-              });
-            };
-            if (edge_kernel == nullptr) {
-              tiles(b.getInt64(0), panels, kernel, t.mr, "gemm.ir");
-            } else {
-              // The last block's last m % mr rows, if this is it, on a
-              // kernel of that many rows.
-              Value* whole = b.CreateUDiv(rows, b.getInt64(t.mr));
-              tiles(b.getInt64(0), whole, kernel, t.mr, "gemm.ir");
-              tiles(whole, panels, edge_kernel, edge_tiling.mr, "gemm.ir_edge");
-            }
+                llvm::Function* fn = b.GetInsertBlock()->getParent();
+                auto* write = llvm::BasicBlock::Create(ctx, "gemm.out.write", fn);
+                next = llvm::BasicBlock::Create(ctx, "gemm.out.next", fn);
+                b.CreateCondBr(inside, write, next);
+                b.SetInsertPoint(write);
+              }
+              Value* sum = b.CreateAlignedLoad(
+                  elem,
+                  at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
+                                     b.CreateSub(j, j0))),
+                  llvm::Align(eb));
+              if (column_offsets != nullptr) {
+                sum = b.CreateSub(
+                    sum, b.CreateAlignedLoad(
+                             elem,
+                             b.CreateInBoundsGEP(
+                                 elem, column_offsets,
+                                 b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)), j)),
+                             llvm::Align(4)));
+              }
+              sum = RoundToStorage(b, sum, p.result);
+              Index o;
+              const IrArray& out = a.out[0];
+              if (feature_major) {
+                // Row: output feature; column: output position.
+                const ConvolutionDimensionNumbers& dn = p.conv->dn;
+                o.multi.resize(out.shape().rank());
+                o.multi[dn.output_batch] = image;
+                for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
+                  o.multi[dn.output_spatial[i]] = position[i];
+                }
+                o.multi[dn.output_feature] = b.CreateAdd(out_feature0, row);
+              } else if (p.conv) {
+                const ConvolutionDimensionNumbers& dn = p.conv->dn;
+                const std::vector<Value*> rc = UnflattenRowMajor(b, row, p.conv->row_ext);
+                o.multi.resize(out.shape().rank());
+                o.multi[dn.output_batch] = rc[0];
+                for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
+                  o.multi[dn.output_spatial[i]] = rc[i + 1];
+                }
+                o.multi[dn.output_feature] = b.CreateAdd(out_feature0, j);
+              } else {
+                for (const auto& [flat, extents] :
+                     {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
+                      std::pair{j, &p.dims.n_ext}}) {
+                  for (Value* c : UnflattenRowMajor(b, flat, *extents)) o.multi.push_back(c);
+                }
+              }
+              if (!p.conv && out.shape().HasDefaultLayout()) {
+                o.linear = b.CreateAdd(
+                    b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(m)), row),
+                                b.getInt64(n)),
+                    j);
+                o.shape = &out.shape();
+              }
+              absl::StatusOr<Value*> v = EmitDotEpilogue(emitter, a, p.site, sum, o);
+              if (!err.Take(v)) return;
+              out.Write(b, o, *v);
+              if (next != nullptr) {
+                b.CreateBr(next);
+                b.SetInsertPoint(next);
+              }
+            });
           });
-        });
-        // The block's rows from their accumulators, through the epilogue.
-        EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
-          Value* row = b.CreateAdd(i0, r);
-          EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
-            if (!err.status.ok()) return;
-            // A padded convolution's column past the output's sizes is
-            // dropped.
-            std::vector<Value*> position;
-            llvm::BasicBlock* next = nullptr;
-            if (feature_major) {
-              const std::vector<int64_t> pos_ext =
-                  padded ? p.conv->column_ext
-                         : std::vector<int64_t>(p.conv->row_ext.begin() + 1,
-                                                p.conv->row_ext.end());
-              position = UnflattenRowMajor(b, j, pos_ext);
-            }
-            if (padded) {
-              Value* inside = b.getTrue();
-              for (size_t i = 1; i < position.size(); ++i) {
-                inside = b.CreateAnd(
-                    inside, b.CreateICmpULT(position[i], b.getInt64(p.conv->row_ext[i + 1])));
-              }
-              llvm::Function* fn = b.GetInsertBlock()->getParent();
-              auto* write = llvm::BasicBlock::Create(ctx, "gemm.out.write", fn);
-              next = llvm::BasicBlock::Create(ctx, "gemm.out.next", fn);
-              b.CreateCondBr(inside, write, next);
-              b.SetInsertPoint(write);
-            }
-            Value* sum = b.CreateAlignedLoad(
-                elem,
-                at(cs, b.CreateAdd(b.CreateMul(r, b.getInt64(p.ldc())),
-                                   b.CreateSub(j, j0))),
-                llvm::Align(eb));
-            if (column_offsets != nullptr) {
-              sum = b.CreateSub(
-                  sum, b.CreateAlignedLoad(
-                           elem,
-                           b.CreateInBoundsGEP(
-                               elem, column_offsets,
-                               b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)), j)),
-                           llvm::Align(4)));
-            }
-            sum = RoundToStorage(b, sum, p.result);
-            Index o;
-            const IrArray& out = a.out[0];
-            if (feature_major) {
-              // Row: output feature; column: output position.
-              const ConvolutionDimensionNumbers& dn = p.conv->dn;
-              o.multi.resize(out.shape().rank());
-              o.multi[dn.output_batch] = bt;
-              for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
-                o.multi[dn.output_spatial[i]] = position[i];
-              }
-              o.multi[dn.output_feature] = row;
-            } else if (p.conv) {
-              const ConvolutionDimensionNumbers& dn = p.conv->dn;
-              const std::vector<Value*> rc = UnflattenRowMajor(b, row, p.conv->row_ext);
-              o.multi.resize(out.shape().rank());
-              o.multi[dn.output_batch] = rc[0];
-              for (size_t i = 0; i < dn.output_spatial.size(); ++i) {
-                o.multi[dn.output_spatial[i]] = rc[i + 1];
-              }
-              o.multi[dn.output_feature] = j;
-            } else {
-              for (const auto& [flat, extents] :
-                   {std::pair{bt, &p.dims.batch_ext}, std::pair{row, &p.dims.m_ext},
-                    std::pair{j, &p.dims.n_ext}}) {
-                for (Value* c : UnflattenRowMajor(b, flat, *extents)) o.multi.push_back(c);
-              }
-            }
-            if (!p.conv && out.shape().HasDefaultLayout()) {
-              o.linear = b.CreateAdd(
-                  b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(m)), row),
-                              b.getInt64(n)),
-                  j);
-              o.shape = &out.shape();
-            }
-            absl::StatusOr<Value*> v = EmitDotEpilogue(emitter, a, p.site, sum, o);
-            if (!err.Take(v)) return;
-            out.Write(b, o, *v);
-            if (next != nullptr) {
-              b.CreateBr(next);
-              b.SetInsertPoint(next);
-            }
-          });
-        });
+        };
+        if (p.batch_in_unit) {
+          EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.batch", product);
+        } else {
+          product(b.CreateUDiv(block, b.getInt64(p.blocks)));
+        }
       });
   return err.status;
 }
@@ -962,18 +1056,26 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
 }  // namespace
 
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t n, int64_t k, int packed_bytes) {
+                            int64_t m, int64_t k, int packed_bytes,
+                            int64_t max_columns) {
   if (packed_bytes == 0) packed_bytes = element_bytes;
   GemmTiling t;
   t.lanes = target.vector_bytes >= 2 * element_bytes
                 ? target.vector_bytes / element_bytes
                 : 1;
+  // Narrow products take narrower vectors, down to 16 bytes: more of their
+  // lanes are columns of the product, and the narrower multiply-adds issue
+  // more per cycle.
+  while (max_columns > 0 && t.lanes / 2 >= max_columns &&
+         t.lanes * element_bytes > 16) {
+    t.lanes /= 2;
+  }
   // The tile with the most multiply-adds per value loaded, among those
-  // whose accumulators, a row of B and a broadcast fit in the registers
-  // and that are no more vectors wide than the n columns fill.
+  // whose accumulators, a row of B and a broadcast fit in the registers.
   double best = 0;
-  const int64_t widest = std::clamp<int64_t>((n + t.lanes - 1) / t.lanes, 1, 4);
-  for (int vectors = 1; vectors <= widest; ++vectors) {
+  for (int vectors = 1; vectors <= 4; ++vectors) {
+    // No more vectors than the columns fill.
+    if (max_columns > 0 && (vectors - 1) * t.lanes >= max_columns) break;
     const int mr = std::min(16, (target.vector_registers - vectors - 1) / vectors);
     if (mr < 1) continue;
     const double reuse = double(mr) * vectors / (mr + vectors);
@@ -984,7 +1086,7 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
     }
   }
   const int64_t nr_bytes = t.nr() * packed_bytes;
-  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, 64, 512);
+  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, kMinSliceDepth, 512);
   t.kc = std::min(t.kc, k);
   int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * packed_bytes));
   // Enough blocks for a few threads when the rows allow it.
@@ -1018,40 +1120,56 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     std::optional<ConvGemm> conv = DescribeConvolution(dot);
     if (!conv.has_value()) return std::nullopt;
     g->conv = std::move(conv);
-    const int64_t out_features =
-        dot.operand(1)->shape().dimensions(g->conv->dn.kernel_output_feature);
-    if (g->conv->feature_major) {
-      if (g->conv->window.empty()) return std::nullopt;
-      g->dims.batch = g->conv->row_ext[0];
-      g->dims.m = out_features;
-      g->dims.n = g->conv->positions;
+    // One product per feature group (per batch element and group when
+    // feature-major, the group minor).
+    const ConvGemm& c = *g->conv;
+    if (c.feature_major) {
+      if (c.window.empty()) return std::nullopt;
+      g->dims.batch = c.row_ext[0] * c.groups;
+      g->dims.m = c.group_outputs;
+      g->dims.n = c.positions;
     } else {
-      g->dims.m = g->conv->row_ext[0] * g->conv->positions;
-      g->dims.n = out_features;
+      // Groups of few features and few outputs whose outputs fit a vector
+      // a whole number of times are interleaved (ConvGemm::interleave)
+      // when the whole depth fits the shallowest slice.
+      const int64_t lanes = target.vector_bytes / StorageBytes(type);
+      if (c.groups > 1 && c.packed && lanes >= 2 * c.group_outputs &&
+          lanes % c.group_outputs == 0 &&
+          c.groups % (lanes / c.group_outputs) == 0 &&
+          c.taps * c.features <= kMinSliceDepth) {
+        g->conv->interleave = lanes / c.group_outputs;
+      }
+      g->dims.batch = c.groups / c.interleave;
+      g->dims.m = c.row_ext[0] * c.positions;
+      g->dims.n = c.interleave * c.group_outputs;
     }
-    g->dims.k = g->conv->taps * g->conv->features;
+    g->dims.k = c.taps * c.features;
   } else {
     g->dims = DescribeDot(dot);
   }
   const GemmDims& d = g->dims;
-  if (d.m < kGemmMinRows || d.n < kMinColumns || d.k < kMinDepth ||
-      d.batch * d.m * d.n * d.k < kMinWork) {
-    return std::nullopt;
-  }
-  const int eb = StorageBytes(type);
   const bool feature_major = g->conv && g->conv->feature_major;
   const bool conv_rows = g->conv && !feature_major;
   const bool padded = feature_major && g->conv->padded;
+  const bool grouped = g->conv && g->conv->groups > 1;
+  if (d.m < (grouped && feature_major ? kMinGroupRows : kGemmMinRows) ||
+      d.n < (grouped && conv_rows ? kMinGroupColumns : kMinColumns) ||
+      d.k < kMinDepth || d.batch * d.m * d.n * d.k < kMinWork) {
+    return std::nullopt;
+  }
+  const int eb = StorageBytes(type);
   g->groups = ChooseDepthGroups(*g, target);
   g->k_pad = RoundUp(d.k, g->group());
   // The packed operands' element bytes.
   const int op_bytes = StorageBytes(PackedType(*g));
   // A convolution's depth slices stay within one tap's features when its
-  // rows, or its padded planes, are read in place.
+  // rows, or its padded planes, are read in place. Narrow products (a
+  // grouped convolution's, a dot's few columns) take a tile no wider than
+  // their columns.
   g->tiling = ChooseGemmTiling(
-      eb, target, d.m, d.n,
+      eb, target, d.m,
       (conv_rows && !g->conv->packed) || padded ? g->conv->features : g->k_pad,
-      op_bytes);
+      op_bytes, d.n);
   GemmTiling& t = g->tiling;
   // Slices of whole groups.
   t.kc = std::max<int64_t>(g->group(), t.kc / g->group() * g->group());
@@ -1068,6 +1186,16 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     const int64_t run = c.row_runs ? c.kernel_ext.back() : 1;
     c.taps_per_slice = std::max<int64_t>(1, t.kc / (c.features * run)) * run;
     t.kc = c.taps_per_slice * c.features;
+    c.all_groups = grouped && c.taps_per_slice >= c.taps;
+    AOTC_CHECK(c.all_groups || c.interleave == 1,
+               "interleaved groups are packed all at once");
+    if (c.all_groups) {
+      // Every group's rows of a block in half of L2.
+      t.mc = std::min(t.mc, RoundUp(std::max<int64_t>(
+                                        t.mr, target.l2_bytes / 2 /
+                                                  (c.groups * d.k * eb)),
+                                    t.mr));
+    }
   } else if (conv_rows || padded) {
     g->conv->chunks = (g->conv->features + t.kc - 1) / t.kc;
   }
@@ -1087,6 +1215,10 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     }
     c.plane = RoundUp(std::max(pitch, g->n_pad + last_tap), 16);
   }
+  // A block of rows for every group in turn, in one slot: the block's input
+  // rows stay in cache, its window origins are found once, and the slots
+  // are as many as the blocks, not groups times blocks.
+  g->batch_in_unit = grouped && conv_rows;
   const Instruction* rhs = inst.operand(site->rhs);
   if (rhs->opcode() == Opcode::kConstant) {
     PackConstantB(*g, rhs->literal());
@@ -1118,7 +1250,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   if (feature_major) {
     // The kernel's rows unless packed at compile time, then any padded
     // planes.
-    g->once_bytes = g->prepacked != nullptr ? 0 : AlignUp(d.m * d.k * eb);
+    g->once_bytes = g->prepacked != nullptr ? 0 : AlignUp(KernelRows(*g) * d.k * eb);
     if (padded) {
       g->conv->planes_at = g->once_bytes;
       g->once_bytes += AlignUp(d.batch * g->conv->features * g->conv->plane * eb);
@@ -1142,20 +1274,22 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
     g->col_groups = 1;
     if (feature_major) {
       g->col_groups = (panels + fm_panels - 1) / fm_panels;
-    } else if (split_columns && d.batch * g->blocks < kMinUnits) {
-      g->col_groups = std::min(panels, (kMinUnits + d.batch * g->blocks - 1) /
-                                           (d.batch * g->blocks));
+    } else if (split_columns && g->units() < kMinUnits) {
+      g->col_groups = std::min(panels, (kMinUnits + g->units() - 1) / g->units());
     }
     g->group_panels = (panels + g->col_groups - 1) / g->col_groups;
     g->col_groups = (panels + g->group_panels - 1) / g->group_panels;
     plan.own_loop_shape = std::make_shared<const Shape>(
         Shape::Array(PrimitiveType::kF32, {g->units()}));
     plan.loop_shape = plan.own_loop_shape.get();
-    plan.work_per_element = t.mc * g->ldc() * d.k;
+    plan.work_per_element =
+        t.mc * g->ldc() * d.k * (g->batch_in_unit ? d.batch : 1);
     g->parallel = ChooseParallelSplit(plan).has_value();
     if (g->parallel || g->col_groups == 1 || feature_major) break;
   }
   g->pack_bytes = feature_major ? (padded ? 0 : AlignUp(t.kc * g->ldc() * eb))
+                  : conv_rows && g->conv->all_groups
+                      ? AlignUp(g->conv->groups * t.mc * d.k * eb)
                   : g->direct_a || (conv_rows && !g->conv->packed)
                       ? 0
                       : AlignUp(t.mc * t.kc * op_bytes);

@@ -13,7 +13,8 @@
 //                     when one block takes all rows and B's rows can be the
 //                     panels' rows in place (GemmPlan::direct_b)
 //   per unit, a block of MC rows and a group of NR panels (the parallel
-//   loop; each unit has a scratch slot of its own):
+//   loop; each task of it has a scratch slot of its own, which its units
+//   use one after another):
 //     for each KC-slice of K:
 //       A's rows over the slice: read in place when the operand's rows are
 //       contiguous along k, else packed into the slot (rows past M repeat
@@ -61,12 +62,14 @@ struct GemmTiling {
 };
 
 // The tiling for elements of `element_bytes` bytes on `target`, for a
-// product of `m` rows, `n` columns and depth `k`; the cache blocks hold
-// packed operands of `packed_bytes` per element (0: element_bytes; 2 for
-// bf16 pairs).
+// product of `m` rows and depth `k`; the cache blocks hold packed operands
+// of `packed_bytes` per element (0: element_bytes; 2 for bf16 pairs). With
+// `max_columns` (0: any) the tile is no wider than needed for that many
+// columns: vectors of as few lanes (at least 16 bytes) and as few of them
+// as cover the columns.
 GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
-                            int64_t m, int64_t n, int64_t k,
-                            int packed_bytes = 0);
+                            int64_t m, int64_t k, int packed_bytes = 0,
+                            int64_t max_columns = 0);
 
 // The "gemm" strategy (strategy.h): a dot with f32 or f64 results whose
 // operands compute in the result's type (f16 and bf16 operands widen to
@@ -75,9 +78,12 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
 // rounded once, or with s32 results of s8 / s32 operands (exact, wrapping;
 // s8 quads on vpdpbusd where the target has it); any dimension numbers, at least kGemmMinRows rows and
 // enough work; fewer rows go to the row-dot, which streams the weights once.
-// Also a convolution with one feature and batch group and no input
-// dilation: NHWC-like inputs (features the most minor dimension) as output
-// positions times output features, feature-major ones (NCHW) transposed.
+// Also a convolution with one batch group and no input dilation, of one
+// feature group or several of at least two input features each and two
+// output features (NHWC; one when groups are interleaved) or four
+// (feature-major), one product per group or set of interleaved groups:
+// NHWC-like inputs (features the most minor dimension) as output positions
+// times output features, feature-major ones (NCHW) transposed.
 std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
                                      const TargetInfo& target);
 

@@ -34,19 +34,40 @@ struct GemmDims {
 // w_i * dilation_i, c), zero outside; B[k, j] is the kernel at (w or its
 // reversal, c, j). Each depth slice stays within one tap, so a row of A
 // over the slice is a contiguous run of input features, read in place.
+//
+// With feature groups each group g is a product of its own, one of the
+// product's batch: its A reads input features [g * features, (g + 1) *
+// features), its B kernel output features [g * group_outputs, (g + 1) *
+// group_outputs), and its column j is output feature g * group_outputs + j.
 struct ConvGemm {
   ConvolutionDimensionNumbers dn;
   std::vector<WindowDim> window;
   std::vector<int64_t> in_ext;      // input spatial sizes
   std::vector<int64_t> row_ext;     // [batch, output spatial sizes...]
   std::vector<int64_t> kernel_ext;  // kernel spatial sizes
-  int64_t features = 1;             // input features
+  int64_t features = 1;             // input features (of one group)
+  int64_t groups = 1;               // feature_group_count
+  int64_t group_outputs = 1;        // output features of one group
   int64_t taps = 1;                 // product of kernel_ext
   int64_t chunks = 1;               // depth slices per tap
   // With few input features A is packed instead: each depth slice holds
   // whole taps, `taps_per_slice` of them.
   bool packed = false;
   int64_t taps_per_slice = 1;
+  // Grouped, packed, and one slice holds every tap: a block's rows are
+  // packed for every group at once, row r of group g's A at element
+  // (r * groups + g) * k, so that each tap's input features are read as one
+  // run (PackConvGroups).
+  bool all_groups = false;
+  // With all_groups and few output features per group, `interleave` groups
+  // whose output features fill one vector are one product (a "set"): the
+  // product's batch is the sets, its columns the set's interleave *
+  // group_outputs output features, and row r of set s holds, for each depth
+  // k, the set's groups' values side by side: element ((r * sets + s) * k +
+  // kk) * interleave + j for group s * interleave + j. The microkernel
+  // spreads each depth's interleave values over their groups' lanes, so a
+  // multiply-add does useful work in every lane (PackConvGroups packs it).
+  int64_t interleave = 1;
   // The taps along the innermost spatial axis read neighbouring input
   // positions (dilation 1, positions one feature run apart), so a kernel
   // row's features form one run of memory.
@@ -60,14 +81,16 @@ struct ConvGemm {
   // and column j an output position flattened over the output spatial
   // sizes. B[k, j] is the input at position j's window tap, zero outside,
   // packed per unit and depth slice into the unit's nr-panels (an im2col
-  // of one block at a time, see PackConvPanels).
+  // of one block at a time, see PackConvPanels). With feature groups the
+  // batch is (batch, group), group minor, and group g's rows are kernel
+  // rows [g * group_outputs, (g + 1) * group_outputs).
   bool feature_major = false;
   int64_t positions = 1;  // output positions per batch: the product's n
   // A feature-major 1x1 convolution whose positions are the input's, in
   // order: B's depth row k is feature k's plane itself, read in place.
   bool pointwise = false;
-  // A feature-major convolution of stride 1 and no negative padding (not
-  // pointwise): the prologue copies the input once into zero-padded
+  // A feature-major convolution of stride 1, no negative padding and one
+  // feature group (not pointwise): the prologue copies the input once into zero-padded
   // planes, one per batch and feature, `plane` elements apart (padded_ext,
   // the padded spatial sizes, row-major, then zeros). Column j then runs
   // over column_ext, the output's first spatial size and the padded sizes
@@ -116,9 +139,15 @@ struct GemmPlan {
   // group of `group_panels` nr-panels a unit of its own.
   int64_t col_groups = 1;
   int64_t group_panels = 1;
-  int64_t units() const { return dims.batch * blocks * col_groups; }
+  int64_t units() const {
+    return (batch_in_unit ? 1 : dims.batch) * blocks * col_groups;
+  }
   int64_t ldc() const { return group_panels * tiling.nr(); }  // C slot width
   int64_t blocks = 0;         // row blocks per batch
+  // Each unit runs the whole batch, one product after another, in its one
+  // slot: a grouped convolution's, whose groups are many small products
+  // over the same rows (and the same window origins).
+  bool batch_in_unit = false;
   // The operand the prologue packs once into scratch (B, or a
   // feature-major convolution's kernel, its A); 0 when packed at compile
   // time into `prepacked`.
@@ -159,7 +188,8 @@ void FillRowOrigins(llvm::IRBuilderBase& b, const GemmPlan& p,
                     const IrArray& input, llvm::Value* i0, llvm::Value* panels,
                     llvm::Value* info);
 
-// Row r of A over the depth slice [tap, feature c0...): the input's feature
+// Row r of A over the depth slice [tap, feature c0...) (c0 counted from the
+// input's first feature, the group's offset included): the input's feature
 // run at the window position, or the zero row where it falls outside.
 llvm::Value* ConvRowPointer(llvm::IRBuilderBase& b, const GemmPlan& p,
                             const IrArray& input, llvm::Value* info,
@@ -173,21 +203,31 @@ std::vector<llvm::Value*> WindowOffsets(llvm::IRBuilderBase& b,
                                         const ConvGemm& c, llvm::Value* tap);
 
 // A convolution with few input features, its depth slice [pc, pc + kc) of
-// whole taps packed for `rows` rows into kc-element rows at `ap` (see
-// PackConvTaps in gemm_conv.cc).
+// whole taps packed for `rows` rows into kc-element rows at `ap`, the
+// group's features from input feature `feature0` (see PackConvTaps in
+// gemm_conv.cc).
 void PackConvTaps(llvm::IRBuilderBase& b, const GemmPlan& p,
                   const IrArray& input, llvm::Value* row_info,
                   llvm::Value* zeros, llvm::Value* ap, llvm::Value* pc,
-                  llvm::Value* kc, llvm::Value* rows);
+                  llvm::Value* kc, llvm::Value* rows, llvm::Value* feature0);
+
+// A grouped convolution's A for every group (ConvGemm::all_groups), the
+// whole depth, for `rows` rows at `ap`: each row's taps read as runs of all
+// the input's features (the zero row outside the input), each group's part
+// copied to its row.
+void PackConvGroups(llvm::IRBuilderBase& b, const GemmPlan& p,
+                    const IrArray& input, llvm::Value* row_info,
+                    llvm::Value* zeros, llvm::Value* ap, llvm::Value* rows);
 
 // A feature-major convolution's B over the depth slice [pc, pc + kc) for
-// batch `bt` and the unit's nr-panels [q0, q1): panel q at element
-// (q - q0) * kc * nr of `dst`, kc rows of nr positions, zeros where a
-// window tap falls outside the input and past the last position.
+// input batch `image`, the group's features from input feature `feature0`,
+// and the unit's nr-panels [q0, q1): panel q at element (q - q0) * kc * nr
+// of `dst`, kc rows of nr positions, zeros where a window tap falls outside
+// the input and past the last position.
 void PackConvPanels(llvm::IRBuilderBase& b, const GemmPlan& p,
-                    const IrArray& input, llvm::Value* bt, llvm::Value* q0,
-                    llvm::Value* q1, llvm::Value* pc, llvm::Value* kc,
-                    llvm::Value* dst);
+                    const IrArray& input, llvm::Value* image,
+                    llvm::Value* feature0, llvm::Value* q0, llvm::Value* q1,
+                    llvm::Value* pc, llvm::Value* kc, llvm::Value* dst);
 
 // A padded convolution's input copied into its zero-padded planes at
 // `dst` (see ConvGemm::padded), every batch and feature.
@@ -199,21 +239,22 @@ void PadInputPlanes(llvm::IRBuilderBase& b, const GemmPlan& p,
 llvm::Value* PlaneTapOffset(llvm::IRBuilderBase& b, const ConvGemm& c,
                             llvm::Value* tap);
 
-// A pointwise convolution's B panel `jq` over depths from `pc` for batch
-// `bt`, in place: the input at position jq * nr of feature pc's plane, its
-// rows PointwiseRowStride apart. Only whole panels (positions / nr of them)
-// are read so; the last one is packed.
+// A pointwise convolution's B panel `jq` from input feature `feature` of
+// input batch `image`, in place: the input at position jq * nr of the
+// feature's plane, its rows PointwiseRowStride apart. Only whole panels
+// (positions / nr of them) are read so; the last one is packed.
 llvm::Value* PointwisePanel(llvm::IRBuilderBase& b, const GemmPlan& p,
-                            const IrArray& input, llvm::Value* bt,
-                            llvm::Value* pc, llvm::Value* jq);
+                            const IrArray& input, llvm::Value* image,
+                            llvm::Value* feature, llvm::Value* jq);
 int64_t PointwiseRowStride(const GemmPlan& p, const IrArray& input);
 
-// The convolutions the gemm takes: one feature and batch group, no input
-// dilation, operands of the result's type. With the input's features the
-// most minor dimension a row of A over one tap's features is a run of
-// memory, read in place; with fewer than 8 input features a slice would be
-// too shallow, so A is packed, whole taps per slice. Any other layout is
-// feature-major (see ConvGemm).
+// The convolutions the gemm takes: one batch group, one feature group or
+// several of more than one input feature each (depthwise ones are the
+// depthwise strategy's), no input dilation, operands of the result's type.
+// With the input's features the most minor dimension a row of A over one
+// tap's features is a run of memory, read in place; with fewer than 8
+// input features (per group) a slice would be too shallow, so A is packed,
+// whole taps per slice. Any other layout is feature-major (see ConvGemm).
 std::optional<ConvGemm> DescribeConvolution(const Instruction& conv);
 
 }  // namespace aotc::codegen
