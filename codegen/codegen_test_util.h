@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -68,6 +69,17 @@ inline absl::StatusOr<CompiledModel> CompileText(std::string_view hlo,
   options.name = "m";
   options.opt_level = opt_level;
   return CompileModule(*module, options);
+}
+
+// The LLVM IR of `module` compiled at -O0, where no loop is unrolled away
+// and every loop keeps its name.
+inline absl::StatusOr<std::string> UnoptimizedIr(const Module& module) {
+  CompileOptions options;
+  options.name = "m";
+  options.opt_level = 0;
+  options.emit_llvm = true;
+  ASSIGN_OR_RETURN(CompiledModel compiled, CompileModule(module, options));
+  return std::move(compiled.llvm_ir);
 }
 
 // Compiles, links and runs; one literal per result leaf.
