@@ -69,6 +69,11 @@ bool Check(const Module& module, const std::vector<Literal>& args,
     absl::StrAppend(&line, "): ");
     if (c.ok()) {
       absl::StrAppend(&line, "ok");
+      // NaN matches NaN: say how much of the agreement that is.
+      if (c.both_nan > 0) {
+        absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
+                        " elements NaN on both sides)");
+      }
     } else {
       absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
                       " elements; first ", c.first_mismatch);
