@@ -1,6 +1,6 @@
-// The plan the gemm strategy's emitters share (gemm_emitter.cc for dots and
-// the microkernel, gemm_conv.cc for the convolution side): internal to
-// those two files.
+// The plan the gemm strategy's emitters share (gemm_emitter.cc for dots,
+// gemm_microkernel.cc for the microkernel, gemm_conv.cc for the convolution
+// side): internal to those three files.
 #ifndef AOTC_CODEGEN_GEMM_PLAN_H_
 #define AOTC_CODEGEN_GEMM_PLAN_H_
 
@@ -173,6 +173,23 @@ struct GemmPlan {
   std::optional<ConvGemm> conv;              // set for a convolution
   int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
 };
+
+// The microkernel, one function per tile and element type:
+//   void kernel(ptr rows, ptr b, i64 ldb, i64 kc, ptr c, i64 ldc,
+//               i1 accumulate)
+// C[0..mr, 0..nr) (row stride ldc) = (accumulate ? C : 0) + A * B-panel,
+// where row r of A is the kc contiguous elements at rows[r] (a packed
+// panel's row, or the operand itself) and the B-panel is kc rows of nr
+// contiguous elements, ldb apart (nr for a packed panel). With depth groups
+// (16 lanes of f32 or s32 sums) A and B are packed narrow, kc is a multiple
+// of the group and each step is one group of depths: a 32-bit broadcast of
+// A's group against B's row of nr groups (group * ldb narrow elements),
+// through vdpbf16ps (bf16 pairs) or vpdpbusd (u8 quads of A, s8 of B).
+// (gemm_microkernel.cc). `interleave` groups of a grouped convolution
+// share the tile's lanes, lanes / interleave each (1: none).
+llvm::Function* Microkernel(ModuleContext& mc, llvm::Type* elem,
+                            const GemmTiling& t, bool strict,
+                            DepthGroups groups, int64_t interleave);
 
 // The convolution side of the implicit GEMM (gemm_conv.cc).
 
