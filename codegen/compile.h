@@ -46,7 +46,7 @@ struct CompileOptions {
   bool strict_fp = false;
   // Level-1 data and level-2 cache bytes per core, which size the GEMM's
   // cache blocks; 0: the typical sizes for the target's class of core
-  // (codegen/target_info.h).
+  // (codegen/backend/target_info.h).
   int64_t l1_cache_bytes = 0;
   int64_t l2_cache_bytes = 0;
   // Threads that optimize and compile the partitions of a large module
@@ -79,7 +79,7 @@ struct CompiledModel {
 // Located errors for the first instruction (reachable from the entry) that
 // code generation does not support: operations no strategy plans (e.g.
 // collectives) are "not supported yet", custom-calls that cannot be external
-// calls name their target and why (external_call_emitter.h), and element
+// calls name their target and why (external_call.h), and element
 // types without a compute type here (s1, u1) are refused. The module is
 // the one code generation receives, after the optimization pipeline: real
 // acos, asinh, sinh... must have been expanded by then.

@@ -1,158 +1,26 @@
-// The ordered strategy list (see strategy.h) and the two generic
-// strategies: a variadic reduce's shared loop, and one loop nest per output
-// leaf over the element generators.
+// The ordered strategy list (see strategy.h), planning by it, and the
+// element-form rule the support check and the element loops share.
 #include "codegen/strategy.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
-#include "codegen/depthwise_emitter.h"
-#include "codegen/dot_emitter.h"
-#include "codegen/dynamic_update_slice_emitter.h"
-#include "codegen/external_call_emitter.h"
-#include "codegen/gemm_emitter.h"
-#include "codegen/ir_types.h"
-#include "codegen/reduce_loop_emitter.h"
-#include "codegen/scatter_emitter.h"
-#include "codegen/select_and_scatter_emitter.h"
-#include "codegen/sort_emitter.h"
-#include "codegen/topk_emitter.h"
+#include "codegen/emit/ir_types.h"
+#include "codegen/strategies/depthwise.h"
+#include "codegen/strategies/dynamic_update_slice.h"
+#include "codegen/strategies/element_loops.h"
+#include "codegen/strategies/external_call.h"
+#include "codegen/strategies/gemm/gemm.h"
+#include "codegen/strategies/reduce_loop.h"
+#include "codegen/strategies/row_dot.h"
+#include "codegen/strategies/scatter.h"
+#include "codegen/strategies/select_and_scatter.h"
+#include "codegen/strategies/sort.h"
+#include "codegen/strategies/top_k.h"
 #include "compiler/ir/custom_call_targets.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 
 namespace aotc::codegen {
-namespace {
-
-using llvm::Value;
-
-// The input elements one output element of `inst` reads, roughly: the
-// largest array input's elements over the output's elements, at least 1
-// (1 for element-wise loops, the row length for a row reduction). A
-// convolution element reads a kernel's worth for one output feature, which
-// the ratio underestimates when the kernel is small next to the input.
-int64_t WorkPerElement(const Instruction& inst) {
-  if (inst.opcode() == Opcode::kConvolution && inst.operand_count() == 2) {
-    const Shape& kernel = inst.operand(1)->shape();
-    const int64_t d = inst.conv_dnums().kernel_output_feature;
-    if (kernel.IsArray() && d >= 0 && d < kernel.rank()) {
-      return std::max<int64_t>(
-          1, kernel.ElementCount() /
-                 std::max<int64_t>(1, kernel.dimensions(d)));
-    }
-  }
-  int64_t inputs = 0;
-  for (const Instruction* o : inst.operands()) {
-    for (const Shape* leaf : o->shape().Leaves()) {
-      if (leaf->IsArray()) inputs = std::max(inputs, leaf->ElementCount());
-    }
-  }
-  int64_t outputs = 0;
-  for (const Shape* leaf : inst.shape().Leaves()) outputs += leaf->ElementCount();
-  return std::max<int64_t>(1, inputs / std::max<int64_t>(1, outputs));
-}
-
-// The shape every output leaf shares (dimensions and layout), which a
-// parallel loop can split; null when they differ.
-const Shape* CommonLeafShape(const Instruction& inst) {
-  const std::vector<const Shape*> leaves = inst.shape().Leaves();
-  if (leaves.empty()) return nullptr;
-  const Shape* first = leaves[0];
-  for (const Shape* s : leaves) {
-    if (!s->SameDimensions(*first) ||
-        s->layout().minor_to_major != first->layout().minor_to_major) {
-      return nullptr;
-    }
-  }
-  return first;
-}
-
-// All results of a variadic reduce at each index, computed in one pass
-// over the reduced elements.
-std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
-  if (inst.opcode() != Opcode::kReduce || inst.shape().Leaves().size() < 2) {
-    return std::nullopt;
-  }
-  StrategyPlan plan;
-  plan.name = "variadic-reduce";
-  plan.loop_shape = CommonLeafShape(inst);
-  plan.work_per_element = WorkPerElement(inst);
-  plan.emit = [](const LoopArgs& a) -> absl::Status {
-    ElementalEmitter emitter(a.mc, a.b);
-    absl::Status status;
-    EmitArrayLoop(
-        a.b, a.out[0].shape(), a.inst.name(),
-        [&](const Index& index) {
-          if (!status.ok()) return;
-          absl::StatusOr<std::vector<Value*>> values =
-              emitter.EmitReduce(a.inst, a.ops, index);
-          if (!values.ok()) {
-            status = values.status();
-            return;
-          }
-          for (size_t k = 0; k < a.out.size(); ++k) {
-            a.out[k].Write(a.b, index, (*values)[k]);
-          }
-        },
-        a.begin, a.end);
-    return status;
-  };
-  return plan;
-}
-
-// The `AllocateBuffer` custom-call: buffers of its own whose contents are
-// unspecified until the program writes them (as in XLA), so no code at all.
-std::optional<StrategyPlan> PlanAllocateBuffer(const Instruction& inst) {
-  if (inst.opcode() != Opcode::kCustomCall ||
-      inst.custom_call_target() != kAllocateBufferTarget ||
-      inst.operand_count() != 0) {
-    return std::nullopt;
-  }
-  for (const Shape* leaf : inst.shape().Leaves()) {
-    if (!leaf->IsArray()) return std::nullopt;
-  }
-  StrategyPlan plan;
-  plan.name = "allocate-buffer";
-  plan.emit = [](const LoopArgs&) { return absl::OkStatus(); };
-  return plan;
-}
-
-// One loop nest per output leaf, each element from the leaf's generator.
-std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
-  if (!HasElementalForm(inst)) return std::nullopt;
-  StrategyPlan plan;
-  plan.name = "element-loops";
-  plan.loop_shape = CommonLeafShape(inst);
-  plan.work_per_element = WorkPerElement(inst);
-  plan.emit = [](const LoopArgs& a) -> absl::Status {
-    ElementalEmitter emitter(a.mc, a.b);
-    ASSIGN_OR_RETURN(LeafGenerators leaves,
-                     emitter.MakeGenerators(a.inst, a.ops));
-    absl::Status status;
-    for (size_t k = 0; k < a.out.size() && status.ok(); ++k) {
-      const IrArray& array = a.out[k];
-      const Generator& g = leaves[k];
-      EmitArrayLoop(
-          a.b, array.shape(), a.inst.name(),
-          [&](const Index& index) {
-            if (!status.ok()) return;
-            absl::StatusOr<Value*> v = g(index);
-            if (!v.ok()) {
-              status = v.status();
-              return;
-            }
-            array.Write(a.b, index, *v);
-          },
-          a.begin, a.end);
-    }
-    return status;
-  };
-  return plan;
-}
-
-}  // namespace
-
 namespace {
 
 // A planner that does not look at the target.

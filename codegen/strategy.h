@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "codegen/elemental.h"
-#include "codegen/target_info.h"
+#include "codegen/backend/target_info.h"
+#include "codegen/elemental/elemental_emitter.h"
 
 namespace aotc::codegen {
 

@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/compile.h"
-#include "codegen/ir_types.h"
+#include "codegen/emit/ir_types.h"
 #include "codegen/strategy.h"
-#include "compiler/passes/buffer_assignment.h"
+#include "compiler/analysis/buffer_assignment.h"
 #include "compiler/passes/transcendental_expander.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"

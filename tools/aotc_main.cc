@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "codegen/target_machine.h"
+#include "codegen/backend/target_machine.h"
 #include "compiler/ir/limits.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"

@@ -14,7 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/compile.h"
-#include "codegen/jit_runner.h"
+#include "codegen/jit/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/computation.h"

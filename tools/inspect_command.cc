@@ -1,10 +1,10 @@
 // `aotc inspect MODEL`: parse, verify and print a model with a summary;
 // with --after PASS the module after that optimization pass, with --fusion,
 // --memory and --dot the reports of the optimized module.
+#include "compiler/analysis/buffer_assignment.h"
+#include "compiler/analysis/fusion_report.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/printer.h"
-#include "compiler/passes/buffer_assignment.h"
-#include "compiler/passes/fusion_report.h"
 #include "compiler/passes/pipelines.h"
 #include "compiler/support/file_io.h"
 #include "compiler/support/strings.h"

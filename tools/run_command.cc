@@ -1,5 +1,5 @@
 // `aotc run MODEL [inputs]`: compile a model for this host, link the object
-// in memory (codegen/jit_runner.h) and run it; optionally check it against
+// in memory (codegen/jit/jit_runner.h) and run it; optionally check it against
 // the reference evaluator and time it.
 #include <algorithm>
 #include <chrono>
@@ -11,14 +11,14 @@
 #include "absl/strings/str_cat.h"
 #include "aotc/runtime.h"
 #include "codegen/header/c_names.h"
-#include "codegen/jit_runner.h"
+#include "codegen/jit/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/support/status_macros.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "tools/commands.h"
 #include "tools/compare.h"
 #include "tools/thread_pool.h"
-#include "llvm/Support/DynamicLibrary.h"
 
 namespace aotc {
 namespace {

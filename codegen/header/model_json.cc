@@ -5,8 +5,8 @@
 #include "codegen/header/model_json.h"
 
 #include "codegen/header/header_writer.h"
-#include "compiler/passes/buffer_assignment.h"
-#include "compiler/passes/fusion_report.h"
+#include "compiler/analysis/buffer_assignment.h"
+#include "compiler/analysis/fusion_report.h"
 #include "nlohmann/json.hpp"
 
 namespace aotc::codegen {

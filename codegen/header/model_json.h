@@ -16,8 +16,8 @@
 namespace aotc::codegen {
 
 // With `module` (the optimized module that was compiled), the JSON also
-// carries "fusion" (compiler/passes/fusion_report.h) and "memory" (the
-// entry's buffer plan, compiler/passes/buffer_assignment.h).
+// carries "fusion" (compiler/analysis/fusion_report.h) and "memory" (the
+// entry's buffer plan, compiler/analysis/buffer_assignment.h).
 std::string GenerateJson(const ModelSignature& sig,
                          const Module* module = nullptr);
 

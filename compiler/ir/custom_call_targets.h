@@ -11,7 +11,7 @@
 // predicate below, so the list lives in one place.
 //
 // Code generation turns every other target into a call to an external C
-// function of that name (codegen/external_call_emitter.h), except targets
+// function of that name (codegen/strategies/external_call.h), except targets
 // that can never run in ahead-of-time compiled host code: Python callbacks
 // and GPU or TPU kernels (DeviceOnlyTargetKind below, docs/codegen.md).
 #ifndef AOTC_COMPILER_IR_CUSTOM_CALL_TARGETS_H_

@@ -1,7 +1,7 @@
 // Conversions between double and the 8-, 6- and 4-bit float formats
 // (f8e5m2, f8e4m3, f8e4m3fn, f8e4m3b11fnuz, f8e3m4, f8e5m2fnuz, f8e4m3fnuz,
 // f8e8m0fnu, f6e3m2fn, f6e2m3fn, f4e2m1fn): literals, and every result the
-// evaluator rounds (compiled code matches it, codegen/math/minifloat_*.cc).
+// evaluator rounds (compiled code matches it, codegen/elemental/math/minifloat_*.cc).
 #ifndef AOTC_COMPILER_IR_MINIFLOAT_H_
 #define AOTC_COMPILER_IR_MINIFLOAT_H_
 

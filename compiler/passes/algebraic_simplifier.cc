@@ -8,8 +8,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "compiler/analysis/side_effects.h"
 #include "compiler/ir/native_type.h"
-#include "compiler/passes/simplify_util.h"
+#include "compiler/rewrite/ir_rewrite.h"
 
 namespace aotc {
 namespace {

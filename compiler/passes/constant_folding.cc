@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/analysis/side_effects.h"
 #include "compiler/evaluator/evaluator.h"
-#include "compiler/passes/ir_rewrite.h"
-#include "compiler/passes/simplify_util.h"
+#include "compiler/rewrite/ir_rewrite.h"
 
 namespace aotc {
 namespace {

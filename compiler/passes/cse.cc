@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/hash/hash.h"
-#include "compiler/passes/simplify_util.h"
+#include "compiler/analysis/side_effects.h"
 
 namespace aotc {
 namespace {

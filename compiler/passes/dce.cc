@@ -1,8 +1,8 @@
 // Dead instruction and dead computation removal.
 #include "compiler/passes/dce.h"
 
-#include "compiler/passes/ir_rewrite.h"
-#include "compiler/passes/simplify_util.h"
+#include "compiler/analysis/side_effects.h"
+#include "compiler/rewrite/ir_rewrite.h"
 
 namespace aotc {
 

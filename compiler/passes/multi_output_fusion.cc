@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/passes/ir_rewrite.h"
+#include "compiler/rewrite/ir_rewrite.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {

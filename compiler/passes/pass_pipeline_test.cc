@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/passes/ir_rewrite.h"
 #include "compiler/passes/pass_test_util.h"
+#include "compiler/rewrite/ir_rewrite.h"
 #include "gtest/gtest.h"
 
 namespace aotc {

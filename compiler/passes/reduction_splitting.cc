@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/passes/ir_rewrite.h"
+#include "compiler/rewrite/ir_rewrite.h"
 
 namespace aotc {
 namespace {

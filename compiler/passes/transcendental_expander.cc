@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/passes/elementwise_builder.h"
-#include "compiler/passes/ir_rewrite.h"
+#include "compiler/rewrite/elementwise_builder.h"
+#include "compiler/rewrite/ir_rewrite.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {

@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "codegen/compile.h"
-#include "codegen/jit_runner.h"
+#include "codegen/jit/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/native_type.h"

@@ -1,7 +1,7 @@
 # CHLO lowering (chlo_lowering.h): CHLO operations into aotc IR, used by the
 # StableHLO front end. Included from this folder's CMakeLists.txt.
 add_library(aotc_chlo_lowering chlo_lowering.cc)
-target_link_libraries(aotc_chlo_lowering PUBLIC aotc_ir aotc_passes)
+target_link_libraries(aotc_chlo_lowering PUBLIC aotc_ir aotc_rewrite)
 
 aotc_add_test(NAME chlo_lowering_test
   SOURCES chlo_lowering_test.cc

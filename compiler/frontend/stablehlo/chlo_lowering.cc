@@ -17,8 +17,8 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/stablehlo/chlo_coefficients.h"
 #include "compiler/ir/shape_inference.h"
-#include "compiler/passes/elementwise_builder.h"
-#include "compiler/passes/ir_rewrite.h"
+#include "compiler/rewrite/elementwise_builder.h"
+#include "compiler/rewrite/ir_rewrite.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 

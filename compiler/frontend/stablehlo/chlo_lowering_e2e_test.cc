@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/codegen_test_util.h"
+#include "codegen/tests/codegen_test_util.h"
 #include "compiler/frontend/stablehlo/chlo_lowering.h"
 #include "compiler/frontend/stablehlo/chlo_test_references.h"
 #include "compiler/ir/printer.h"

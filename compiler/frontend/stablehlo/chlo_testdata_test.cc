@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/codegen_test_util.h"
+#include "codegen/tests/codegen_test_util.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/stablehlo/chlo_lowering.h"
 #include "compiler/ir/printer.h"

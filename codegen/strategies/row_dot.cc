@@ -1,0 +1,131 @@
+// The row-wise dot loops and their fused epilogue.
+#include "codegen/strategies/row_dot.h"
+
+#include "codegen/elemental/elemental_emitter.h"
+#include "codegen/emit/ir_types.h"
+#include "compiler/support/status_macros.h"
+
+namespace aotc::codegen {
+namespace {
+
+using llvm::Value;
+
+constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
+
+bool IsPlainMatrixDot(const Instruction& dot) {
+  if (dot.opcode() != Opcode::kDot) return false;
+  const DotDimensionNumbers& dn = dot.dot_dnums();
+  const PrimitiveType t = dot.shape().element_type();
+  if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return false;
+  return dot.shape().rank() == 2 && dot.operand(0)->shape().rank() == 2 &&
+         dot.operand(1)->shape().rank() == 2 && dn.lhs_batch.empty() &&
+         dn.rhs_batch.empty() && dn.lhs_contracting == std::vector<int64_t>{1} &&
+         dn.rhs_contracting == std::vector<int64_t>{0} &&
+         dot.operand(0)->shape().element_type() == t &&
+         dot.operand(1)->shape().element_type() == t;
+}
+
+std::optional<DotSite> MatchRowDot(const Instruction& inst) {
+  std::optional<DotSite> site = MatchDotSite(inst);
+  if (!site.has_value() || !IsPlainMatrixDot(*site->dot)) return std::nullopt;
+  const int64_t n = site->dot->shape().dimensions(1);
+  if (n * StorageBytes(site->dot->shape().element_type()) >
+      kMaxAccumulatorBytes) {
+    return std::nullopt;
+  }
+  return site;
+}
+
+absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
+  llvm::IRBuilderBase& b = args.b;
+  const IrArray& out = args.out[0];
+  const std::vector<LeafGenerators>& ops = args.ops;
+  const Instruction& dot = *rd.dot;
+  const Shape& rhs_shape = dot.operand(1)->shape();
+  const int64_t m = dot.shape().dimensions(0);
+  const int64_t k_extent = dot.operand(0)->shape().dimensions(1);
+  const int64_t n = dot.shape().dimensions(1);
+  const PrimitiveType t = dot.shape().element_type();
+  llvm::Type* elem = ComputeType(b.getContext(), t);
+  llvm::Type* row_type = llvm::ArrayType::get(elem, n);
+  llvm::AllocaInst* acc = EntryAlloca(b, row_type, "dot.row");
+  acc->setAlignment(llvm::Align(64));
+  const Generator& lhs = ops[rd.lhs][0];
+  const Generator& rhs = ops[rd.rhs][0];
+  const bool rhs_row_major = rhs_shape.HasDefaultLayout();
+  auto acc_at = [&](Value* j) {
+    return b.CreateInBoundsGEP(row_type, acc, {b.getInt64(0), j});
+  };
+
+  ElementalEmitter emitter(args.mc, b);
+  absl::Status status;
+  EmitForLoop(
+      b, args.begin ? args.begin : b.getInt64(0),
+      args.end ? args.end : b.getInt64(m), "dot.i", [&](Value* i) {
+        if (!status.ok()) return;
+        b.CreateMemSet(acc, b.getInt8(0), n * StorageBytes(t),
+                       llvm::MaybeAlign(64));
+        EmitForLoop(b, b.getInt64(0), b.getInt64(k_extent), "dot.k",
+                    [&](Value* k) {
+          if (!status.ok()) return;
+          Index li;
+          li.multi = {i, k};
+          absl::StatusOr<Value*> a = lhs(li);
+          if (!a.ok()) {
+            status = a.status();
+            return;
+          }
+          EmitForLoop(b, b.getInt64(0), b.getInt64(n), "dot.j", [&](Value* j) {
+            if (!status.ok()) return;
+            Index ri;
+            ri.multi = {k, j};
+            if (rhs_row_major) {
+              ri.linear = b.CreateAdd(b.CreateMul(k, b.getInt64(n)), j);
+              ri.shape = &rhs_shape;
+            }
+            absl::StatusOr<Value*> x = rhs(ri);
+            if (!x.ok()) {
+              status = x.status();
+              return;
+            }
+            Value* p = acc_at(j);
+            b.CreateStore(b.CreateFAdd(b.CreateLoad(elem, p),
+                                       b.CreateFMul(*a, *x)),
+                          p);
+          });
+        });
+        // The epilogue: every element of the row from its accumulator.
+        EmitForLoop(b, b.getInt64(0), b.getInt64(n), "dot.out", [&](Value* j) {
+          if (!status.ok()) return;
+          Index o;
+          o.multi = {i, j};
+          o.linear = b.CreateAdd(b.CreateMul(i, b.getInt64(n)), j);
+          o.shape = &out.shape();
+          absl::StatusOr<Value*> v = EmitDotEpilogue(
+              emitter, args, rd, b.CreateLoad(elem, acc_at(j)), o);
+          if (!v.ok()) {
+            status = v.status();
+            return;
+          }
+          out.Write(b, o, *v);
+        });
+      });
+  return status;
+}
+
+}  // namespace
+
+std::optional<StrategyPlan> PlanRowDot(const Instruction& inst) {
+  if (!inst.shape().HasDefaultLayout()) return std::nullopt;
+  std::optional<DotSite> rd = MatchRowDot(inst);
+  if (!rd.has_value()) return std::nullopt;
+  StrategyPlan plan;
+  plan.name = "row-dot";
+  plan.loop_shape = &inst.shape();
+  // A row of the result reads a row of lhs and all of rhs.
+  plan.work_per_element = rd->dot->operand(0)->shape().dimensions(1);
+  plan.emit = [rd = *rd](const LoopArgs& args) { return EmitRowDot(args, rd); };
+  return plan;
+}
+
+}  // namespace aotc::codegen
