@@ -201,22 +201,31 @@ bool OverwritesArgumentSafely(const Instruction& inst, int arg,
 
 }  // namespace
 
-BufferPlan AssignBuffers(const Computation& comp) {
-  BufferPlan plan;
-  // Donation applies to the entry computation only.
-  std::vector<int> donated;
-  if (comp.parent() != nullptr && comp.parent()->entry() == &comp) {
-    absl::StatusOr<std::vector<InputOutputAlias>> aliases =
-        InputOutputAliases(*comp.parent());
-    if (!aliases.ok()) {
-      plan.unsupported = std::string(aliases.status().message());
-    } else {
-      donated = DonatedArgumentPerResult(*comp.parent(), *aliases);
-    }
+namespace {
+
+// Positions in the schedule, and where each value leaf's bytes live: the
+// buffer it refers to, or -1 (a parameter, a constant, a result buffer).
+using Positions = std::map<const Instruction*, int64_t>;
+using Refers = std::map<const Instruction*, std::vector<int>>;
+
+// The donated argument of each result leaf (-1: none); donation applies to
+// the entry computation only. An alias table aotc cannot honour is recorded
+// in plan.unsupported.
+std::vector<int> DonatedArguments(const Computation& comp, BufferPlan& plan) {
+  if (comp.parent() == nullptr || comp.parent()->entry() != &comp) return {};
+  absl::StatusOr<std::vector<InputOutputAlias>> aliases =
+      InputOutputAliases(*comp.parent());
+  if (!aliases.ok()) {
+    plan.unsupported = std::string(aliases.status().message());
+    return {};
   }
-  // The schedule: instructions the root depends on, and those that must run
-  // though nothing reads them (a side effect such as an external call, which
-  // DCE keeps) with what they depend on, in definition order.
+  return DonatedArgumentPerResult(*comp.parent(), *aliases);
+}
+
+// The schedule: instructions the root depends on, and those that must run
+// though nothing reads them (a side effect such as an external call, which
+// DCE keeps) with what they depend on, in definition order.
+Positions Schedule(const Computation& comp, BufferPlan& plan) {
   std::set<const Instruction*> live;
   std::vector<const Instruction*> stack = {comp.root()};
   if (comp.parent() != nullptr) {
@@ -231,22 +240,24 @@ BufferPlan AssignBuffers(const Computation& comp) {
     if (!live.insert(inst).second) continue;
     for (const Instruction* o : inst->operands()) stack.push_back(o);
   }
-  std::map<const Instruction*, int64_t> position;
+  Positions position;
   for (const auto& inst : comp.instructions()) {
     if (!live.count(inst.get())) continue;
     position[inst.get()] = static_cast<int64_t>(plan.schedule.size());
     plan.schedule.push_back(inst.get());
   }
-  const int64_t last = static_cast<int64_t>(plan.schedule.size()) - 1;
+  return position;
+}
 
-  // Root leaves written straight into the result buffers. A donated result
-  // (whose buffer is an argument's) is written there only when nothing reads
-  // the argument afterwards; otherwise it is computed in temp and copied at
-  // the end.
+// Root leaves written straight into the result buffers, keyed by (producer,
+// leaf), with their result index. A donated result (whose buffer is an
+// argument's) is written there only when nothing reads the argument
+// afterwards; otherwise it is computed in temp and copied at the end.
+std::map<std::pair<const Instruction*, int>, int> DirectResults(
+    const Computation& comp, const BufferPlan& plan, const Positions& position,
+    const ArgumentReads& reads) {
+  const int64_t last = static_cast<int64_t>(plan.schedule.size()) - 1;
   const int results = static_cast<int>(comp.root()->shape().Leaves().size());
-  plan.donated = donated;
-  plan.donated.resize(results, -1);
-  const ArgumentReads reads = FindArgumentReads(comp, plan.schedule, position);
   const std::vector<int>& root_args = reads.refs.at(comp.root());
   std::vector<int64_t> last_read = reads.last_read;
   for (int r = 0; r < results; ++r) {
@@ -273,8 +284,16 @@ BufferPlan AssignBuffers(const Computation& comp) {
     }
     direct.emplace(std::make_pair(producer, leaf), r);
   }
-  // Copies into donated results run last, and must not overwrite an
-  // argument another of them still copies from.
+  return direct;
+}
+
+// Copies into donated results run last, and must not overwrite an argument
+// another of them still copies from: such a module is recorded in
+// plan.unsupported.
+void CheckDonatedCopies(const Computation& comp, const ArgumentReads& reads,
+                        BufferPlan& plan) {
+  const int results = static_cast<int>(comp.root()->shape().Leaves().size());
+  const std::vector<int>& root_args = reads.refs.at(comp.root());
   for (int r = 0; r < results; ++r) {
     const int a = plan.donated[r];
     if (a < 0 || root_args[r] == a) continue;
@@ -288,54 +307,67 @@ BufferPlan AssignBuffers(const Computation& comp) {
       }
     }
   }
+}
 
-  // Buffers, and which buffer (or none: -1) each value leaf refers to.
-  std::map<const Instruction*, std::vector<int>> refers;
-  auto add_buffer = [&](const Instruction* inst, int leaf, Buffer::Role role,
-                        int64_t size, int64_t start, int64_t end) {
-    Buffer b;
-    b.instruction = inst;
-    b.leaf = leaf;
-    b.role = role;
-    b.size = size;
-    b.start = start;
-    b.end = end;
-    plan.buffers.push_back(b);
-    return static_cast<int>(plan.buffers.size()) - 1;
-  };
+int AddBuffer(BufferPlan& plan, const Instruction* inst, int leaf,
+              Buffer::Role role, int64_t size, int64_t at) {
+  Buffer b;
+  b.instruction = inst;
+  b.leaf = leaf;
+  b.role = role;
+  b.size = size;
+  b.start = at;
+  b.end = at;
+  plan.buffers.push_back(b);
+  return static_cast<int>(plan.buffers.size()) - 1;
+}
+
+// The buffers every value leaf refers to for an alias (tuple,
+// get-tuple-element, bitcast...): its operands'.
+std::vector<int> AliasRefers(const Instruction& inst, const Refers& refers) {
+  if (inst.opcode() == Opcode::kTuple) {
+    std::vector<int> ref;
+    for (const Instruction* o : inst.operands()) {
+      const std::vector<int>& r = refers.at(o);
+      ref.insert(ref.end(), r.begin(), r.end());
+    }
+    return ref;
+  }
+  if (inst.opcode() == Opcode::kGetTupleElement) {
+    const std::vector<int>& r = refers.at(inst.operand(0));
+    const int first =
+        FirstLeafOfElement(inst.operand(0)->shape(), inst.tuple_index());
+    const size_t leaves = inst.shape().Leaves().size();
+    return std::vector<int>(r.begin() + first, r.begin() + first + leaves);
+  }
+  return refers.at(inst.operand(0));
+}
+
+// A buffer for every leaf an instruction owns (except those written straight
+// into a result), the while loop's next-state and predicate buffers, and
+// each buffer's live range: from its definition to its last reader.
+Refers CreateBuffers(
+    const Computation& comp, const Positions& position,
+    const std::map<std::pair<const Instruction*, int>, int>& direct,
+    BufferPlan& plan) {
+  Refers refers;
   for (const Instruction* inst : plan.schedule) {
     const int64_t p = position.at(inst);
     const ValueKind kind = ClassifyValue(*inst);
     const std::vector<const Shape*> leaves = inst->shape().Leaves();
-    std::vector<int>& ref = refers[inst];
     // Every buffer an operand refers to is read here.
     for (const Instruction* o : inst->operands()) {
       for (int b : refers.at(o)) {
         if (b >= 0) plan.buffers[b].end = std::max(plan.buffers[b].end, p);
       }
     }
-    switch (kind) {
-      case ValueKind::kParameter:
-      case ValueKind::kConstant:
-        ref.assign(leaves.size(), -1);
-        continue;
-      case ValueKind::kAlias:
-        if (inst->opcode() == Opcode::kTuple) {
-          for (const Instruction* o : inst->operands()) {
-            const std::vector<int>& r = refers.at(o);
-            ref.insert(ref.end(), r.begin(), r.end());
-          }
-        } else if (inst->opcode() == Opcode::kGetTupleElement) {
-          const std::vector<int>& r = refers.at(inst->operand(0));
-          const int first =
-              FirstLeafOfElement(inst->operand(0)->shape(), inst->tuple_index());
-          ref.assign(r.begin() + first, r.begin() + first + leaves.size());
-        } else {
-          ref = refers.at(inst->operand(0));
-        }
-        continue;
-      default:
-        break;
+    if (kind == ValueKind::kParameter || kind == ValueKind::kConstant) {
+      refers[inst].assign(leaves.size(), -1);
+      continue;
+    }
+    if (kind == ValueKind::kAlias) {
+      refers[inst] = AliasRefers(*inst, refers);
+      continue;
     }
     std::vector<int>& own = plan.leaf_buffers[inst];
     std::vector<int>& res = plan.result_index[inst];
@@ -345,31 +377,36 @@ BufferPlan AssignBuffers(const Computation& comp) {
         own.push_back(-1);
         res.push_back(it->second);
       } else {
-        own.push_back(add_buffer(inst, static_cast<int>(k),
-                                 Buffer::Role::kValue, leaves[k]->ByteSize(),
-                                 p, p));
+        own.push_back(AddBuffer(plan, inst, static_cast<int>(k),
+                                Buffer::Role::kValue, leaves[k]->ByteSize(),
+                                p));
         res.push_back(-1);
       }
     }
-    ref = own;
+    refers[inst] = own;
     if (kind == ValueKind::kWhile) {
       std::vector<int>& next = plan.while_next[inst];
       for (size_t k = 0; k < leaves.size(); ++k) {
-        next.push_back(add_buffer(inst, static_cast<int>(k),
-                                  Buffer::Role::kWhileNext,
-                                  leaves[k]->ByteSize(), p, p));
+        next.push_back(AddBuffer(plan, inst, static_cast<int>(k),
+                                 Buffer::Role::kWhileNext,
+                                 leaves[k]->ByteSize(), p));
       }
       plan.while_predicate[inst] =
-          add_buffer(inst, 0, Buffer::Role::kWhilePredicate, 1, p, p);
+          AddBuffer(plan, inst, 0, Buffer::Role::kWhilePredicate, 1, p);
     }
   }
   // Whatever the root refers to lives to the end.
+  const int64_t last = static_cast<int64_t>(plan.schedule.size()) - 1;
   for (int b : refers.at(comp.root())) {
     if (b >= 0) plan.buffers[b].end = last;
   }
+  return refers;
+}
 
-  // In place: a single-leaf owned result over an operand buffer that dies
-  // here, of the same size, read only at the output's own index.
+// In place: a single-leaf owned result over an operand buffer that dies
+// here, of the same size, read only at the output's own index.
+void AssignInPlace(const Positions& position, const Refers& refers,
+                   BufferPlan& plan) {
   for (const Instruction* inst : plan.schedule) {
     if (ClassifyValue(*inst) != ValueKind::kOwned || !inst->shape().IsArray()) {
       continue;
@@ -399,9 +436,11 @@ BufferPlan AssignBuffers(const Computation& comp) {
       break;
     }
   }
+}
 
-  // First fit over the arena, in order of definition. In-place buffers take
-  // their source's offset and extend its range.
+// First fit over the arena, in order of definition. In-place buffers take
+// their source's offset and extend its range.
+void PackFirstFit(BufferPlan& plan) {
   struct Placed {
     int64_t offset, size, end;
   };
@@ -436,6 +475,21 @@ BufferPlan AssignBuffers(const Computation& comp) {
     placed.push_back({offset, size, b.end});
     plan.arena_bytes = std::max(plan.arena_bytes, offset + size);
   }
+}
+
+}  // namespace
+
+BufferPlan AssignBuffers(const Computation& comp) {
+  BufferPlan plan;
+  plan.donated = DonatedArguments(comp, plan);
+  const Positions position = Schedule(comp, plan);
+  plan.donated.resize(comp.root()->shape().Leaves().size(), -1);
+  const ArgumentReads reads = FindArgumentReads(comp, plan.schedule, position);
+  const auto direct = DirectResults(comp, plan, position, reads);
+  CheckDonatedCopies(comp, reads, plan);
+  const Refers refers = CreateBuffers(comp, position, direct, plan);
+  AssignInPlace(position, refers, plan);
+  PackFirstFit(plan);
   return plan;
 }
 
