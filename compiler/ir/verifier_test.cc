@@ -81,8 +81,17 @@ TEST(VerifierCorpusTest, EveryCorpusModuleVerifies) {
   EXPECT_EQ(verified, 247);
 }
 
-TEST(VerifierTest, WellFormedModuleVerifies) {
-  EXPECT_EQ(Verify(R"(HloModule m
+// Each case: a module, and "ok" or the verifier's exact located message.
+struct VerifyCase {
+  std::string name;
+  std::string hlo;
+  std::string expected;
+};
+
+const std::vector<VerifyCase>& VerifyCases() {
+  static const auto* const kCases = new std::vector<VerifyCase>{
+    {"WellFormedModuleVerifies",
+      R"(HloModule m
 
 add {
   x = f32[] parameter(0)
@@ -95,35 +104,276 @@ ENTRY e {
   z = f32[] constant(0)
   b = f32[3] reduce(a, z), dimensions={0}, to_apply=add
   ROOT r = f32[3,2] broadcast(b), dimensions={0}
-})"),
-            "ok");
-}
-
-TEST(VerifierTest, OperandShapeMismatch) {
-  EXPECT_EQ(Verify(R"(HloModule m
+})",
+      "ok"},
+    {"OperandShapeMismatch",
+      R"(HloModule m
 
 ENTRY e {
   a = f32[4] parameter(0)
   b = f32[8] parameter(1)
   ROOT r = f32[4] add(a, b)
-})"),
-            "t.hlo:6:8: error: operand 1 has shape f32[8], expected f32[4]\n"
-            "  ROOT r = f32[4] add(a, b)\n"
-            "       ^");
-}
-
-TEST(VerifierTest, DeclaredShapeMismatch) {
-  EXPECT_EQ(Verify(R"(HloModule m
+})",
+      "t.hlo:6:8: error: operand 1 has shape f32[8], expected f32[4]\n"
+      "  ROOT r = f32[4] add(a, b)\n"
+      "       ^"},
+    {"DeclaredShapeMismatch",
+      R"(HloModule m
 
 ENTRY e {
   a = f32[4] parameter(0)
   ROOT r = f32[5] negate(a)
-})"),
-            "t.hlo:5:8: error: declared shape f32[5] does not match inferred "
-            "shape f32[4]\n"
-            "  ROOT r = f32[5] negate(a)\n"
-            "       ^");
+})",
+      "t.hlo:5:8: error: declared shape f32[5] does not match inferred "
+      "shape f32[4]\n"
+      "  ROOT r = f32[5] negate(a)\n"
+      "       ^"},
+    {"WrongOperandCount",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT r = f32[4] negate(a, a)
+})",
+      "t.hlo:5:8: error: negate takes 1 operand, got 2\n"
+      "  ROOT r = f32[4] negate(a, a)\n"
+      "       ^"},
+    {"ReduceWithOddOperandCount",
+      R"(HloModule m
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
 }
+
+ENTRY e {
+  a = f32[4] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(a, z, z), dimensions={0}, to_apply=add
+})",
+      "t.hlo:12:8: error: reduce needs 2N operands (N inputs, N init "
+      "values), got 3\n"
+      "  ROOT r = f32[] reduce(a, z, z), dimensions={0}, to_apply=add\n"
+      "       ^"},
+    {"ParameterGap",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[] parameter(0)
+  b = f32[] parameter(2)
+  ROOT r = f32[] add(a, b)
+})",
+      "t.hlo:5:3: error: parameter number 2 is out of range: "
+      "computation 'e' has 2 parameters, numbered from 0\n"
+      "  b = f32[] parameter(2)\n"
+      "  ^"},
+    {"DuplicateParameterNumber",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[] parameter(0)
+  b = f32[] parameter(0)
+  ROOT r = f32[] add(a, b)
+})",
+      "t.hlo:5:3: error: parameter number 0 is already used by 'a'\n"
+      "  b = f32[] parameter(0)\n"
+      "  ^"},
+    {"WhileBodySignatureMismatch",
+      R"(HloModule m
+
+cond {
+  cs = (s32[], f32[2]) parameter(0)
+  ROOT cr = pred[] constant(true)
+}
+
+body {
+  bs = (s32[], f32[2]) parameter(0)
+  ROOT bi = s32[] get-tuple-element(bs), index=0
+}
+
+ENTRY e {
+  s = (s32[], f32[2]) parameter(0)
+  ROOT w = (s32[], f32[2]) while(s), condition=cond, body=body
+})",
+      "t.hlo:15:8: error: while body 'body' returns s32[], expected the "
+      "loop state shape (s32[], f32[2])\n"
+      "  ROOT w = (s32[], f32[2]) while(s), condition=cond, body=body\n"
+      "       ^"},
+    {"WhileConditionMustReturnPred",
+      R"(HloModule m
+
+cond {
+  cs = s32[] parameter(0)
+  ROOT cr = s32[] copy(cs)
+}
+
+body {
+  bs = s32[] parameter(0)
+  ROOT bn = s32[] negate(bs)
+}
+
+ENTRY e {
+  s = s32[] parameter(0)
+  ROOT w = s32[] while(s), condition=cond, body=body
+})",
+      "t.hlo:15:8: error: while condition 'cond' returns s32[], "
+      "expected pred[]\n"
+      "  ROOT w = s32[] while(s), condition=cond, body=body\n"
+      "       ^"},
+    {"ReducerWithWrongArity",
+      R"(HloModule m
+
+add3 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  w = f32[] parameter(2)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY e {
+  a = f32[4] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=add3
+})",
+      "t.hlo:13:8: error: reducer 'add3' has 3 parameters, expected 2\n"
+      "  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=add3\n"
+      "       ^"},
+    {"ConditionalBranchesDisagree",
+      R"(HloModule m
+
+b0 {
+  x0 = f32[2] parameter(0)
+  ROOT y0 = f32[2] negate(x0)
+}
+
+b1 {
+  x1 = f32[2] parameter(0)
+  ROOT y1 = f32[] constant(0)
+}
+
+ENTRY e {
+  i = s32[] parameter(0)
+  a = f32[2] parameter(1)
+  ROOT r = f32[2] conditional(i, a, a), branch_computations={b0, b1}
+})",
+      "t.hlo:16:8: error: branch 1 'b1' returns f32[], but branch 0 "
+      "'b0' returns f32[2]\n"
+      "  ROOT r = f32[2] conditional(i, a, a), "
+      "branch_computations={b0, b1}\n"
+      "       ^"},
+    {"BadBroadcastDimensions",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[3] parameter(0)
+  ROOT r = f32[3,3] broadcast(a), dimensions={0,1}
+})",
+      "t.hlo:5:8: error: broadcast dimensions {0,1} do not match operand "
+      "rank 1\n"
+      "  ROOT r = f32[3,3] broadcast(a), dimensions={0,1}\n"
+      "       ^"},
+    {"BadTransposePermutation",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  ROOT r = f32[3,2] transpose(a), dimensions={1,2}
+})",
+      "t.hlo:5:8: error: transpose dimensions {1,2} are not a "
+      "permutation of the 2 operand dimensions\n"
+      "  ROOT r = f32[3,2] transpose(a), dimensions={1,2}\n"
+      "       ^"},
+    {"SliceOutOfBounds",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[10] parameter(0)
+  ROOT r = f32[4] slice(a), slice={[8:12]}
+})",
+      "t.hlo:5:8: error: slice dimension 0 range [8:12] is not within "
+      "[0:10]\n"
+      "  ROOT r = f32[4] slice(a), slice={[8:12]}\n"
+      "       ^"},
+    {"GetTupleElementIndexOutOfRange",
+      R"(HloModule m
+
+ENTRY e {
+  t = (f32[], s32[]) parameter(0)
+  ROOT r = f32[] get-tuple-element(t), index=2
+})",
+      "t.hlo:5:8: error: get-tuple-element index 2 is out of range for "
+      "a tuple of 2 elements\n"
+      "  ROOT r = f32[] get-tuple-element(t), index=2\n"
+      "       ^"},
+    {"CompareWithDifferentElementTypes",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[2] parameter(0)
+  b = s32[2] parameter(1)
+  ROOT r = pred[2] compare(a, b), direction=EQ
+})",
+      "t.hlo:6:8: error: operand 1 has shape s32[2], expected f32[2]\n"
+      "  ROOT r = pred[2] compare(a, b), direction=EQ\n"
+      "       ^"},
+    {"DotContractingSizeMismatch",
+      R"(HloModule m
+
+ENTRY e {
+  a = f32[2,3] parameter(0)
+  b = f32[4,5] parameter(1)
+  ROOT r = f32[2,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+      "t.hlo:6:8: error: dot contracting dimension sizes differ: lhs "
+      "dimension 1 has size 3, rhs dimension 0 has size 4\n"
+      "  ROOT r = f32[2,5] dot(a, b), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={0}\n"
+      "       ^"},
+    {"ReportsEveryFailureTogether",
+      R"(HloModule m
+
+f {
+  p = f32[2] parameter(1)
+  ROOT n = f32[3] negate(p)
+}
+
+ENTRY e {
+  a = f32[2] parameter(0)
+  b = s32[2] parameter(1)
+  c = f32[2] multiply(a, b)
+  ROOT r = f32[2] call(a), to_apply=f
+})",
+      "t.hlo:4:3: error: parameter number 1 is out of range: "
+      "computation 'f' has 1 parameter, numbered from 0\n"
+      "  p = f32[2] parameter(1)\n"
+      "  ^\n"
+      "t.hlo:5:8: error: declared shape f32[3] does not match inferred "
+      "shape f32[2]\n"
+      "  ROOT n = f32[3] negate(p)\n"
+      "       ^\n"
+      "t.hlo:11:3: error: operand 1 has shape s32[2], expected f32[2]\n"
+      "  c = f32[2] multiply(a, b)\n"
+      "  ^\n"
+      "t.hlo:12:8: error: computation 'f' has parameter numbers that "
+      "are not 0..0\n"
+      "  ROOT r = f32[2] call(a), to_apply=f\n"
+      "       ^"},
+  };
+  return *kCases;
+}
+
+class VerifierCaseTest : public ::testing::TestWithParam<VerifyCase> {};
+
+TEST_P(VerifierCaseTest, GivesTheExpectedMessage) {
+  EXPECT_EQ(Verify(GetParam().hlo), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    VerifierTest, VerifierCaseTest, ::testing::ValuesIn(VerifyCases()),
+    [](const ::testing::TestParamInfo<VerifyCase>& info) {
+      return info.param.name;
+    });
 
 TEST(VerifierTest, TopKNeedsKAndAResultOfKPerRow) {
   // A missing k, and a declared result that keeps 3 of each row when k=2
@@ -142,65 +392,6 @@ ENTRY e {
             "match inferred shape (f32[4,2], s32[4,2])\n"
             "  ROOT r = (f32[4,3], s32[4,3]) topk(a), k=2, largest=false\n"
             "       ^");
-}
-
-TEST(VerifierTest, WrongOperandCount) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[4] parameter(0)
-  ROOT r = f32[4] negate(a, a)
-})"),
-            "t.hlo:5:8: error: negate takes 1 operand, got 2\n"
-            "  ROOT r = f32[4] negate(a, a)\n"
-            "       ^");
-}
-
-TEST(VerifierTest, ReduceWithOddOperandCount) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-
-ENTRY e {
-  a = f32[4] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[] reduce(a, z, z), dimensions={0}, to_apply=add
-})"),
-            "t.hlo:12:8: error: reduce needs 2N operands (N inputs, N init "
-            "values), got 3\n"
-            "  ROOT r = f32[] reduce(a, z, z), dimensions={0}, to_apply=add\n"
-            "       ^");
-}
-
-TEST(VerifierTest, ParameterGap) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[] parameter(0)
-  b = f32[] parameter(2)
-  ROOT r = f32[] add(a, b)
-})"),
-            "t.hlo:5:3: error: parameter number 2 is out of range: "
-            "computation 'e' has 2 parameters, numbered from 0\n"
-            "  b = f32[] parameter(2)\n"
-            "  ^");
-}
-
-TEST(VerifierTest, DuplicateParameterNumber) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[] parameter(0)
-  b = f32[] parameter(0)
-  ROOT r = f32[] add(a, b)
-})"),
-            "t.hlo:5:3: error: parameter number 0 is already used by 'a'\n"
-            "  b = f32[] parameter(0)\n"
-            "  ^");
 }
 
 TEST(VerifierTest, DuplicateInstructionName) {
@@ -330,177 +521,6 @@ ENTRY e {
             "t.hlo: error: module 'm' has no entry computation");
 }
 
-TEST(VerifierTest, WhileBodySignatureMismatch) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-cond {
-  cs = (s32[], f32[2]) parameter(0)
-  ROOT cr = pred[] constant(true)
-}
-
-body {
-  bs = (s32[], f32[2]) parameter(0)
-  ROOT bi = s32[] get-tuple-element(bs), index=0
-}
-
-ENTRY e {
-  s = (s32[], f32[2]) parameter(0)
-  ROOT w = (s32[], f32[2]) while(s), condition=cond, body=body
-})"),
-            "t.hlo:15:8: error: while body 'body' returns s32[], expected the "
-            "loop state shape (s32[], f32[2])\n"
-            "  ROOT w = (s32[], f32[2]) while(s), condition=cond, body=body\n"
-            "       ^");
-}
-
-TEST(VerifierTest, WhileConditionMustReturnPred) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-cond {
-  cs = s32[] parameter(0)
-  ROOT cr = s32[] copy(cs)
-}
-
-body {
-  bs = s32[] parameter(0)
-  ROOT bn = s32[] negate(bs)
-}
-
-ENTRY e {
-  s = s32[] parameter(0)
-  ROOT w = s32[] while(s), condition=cond, body=body
-})"),
-            "t.hlo:15:8: error: while condition 'cond' returns s32[], "
-            "expected pred[]\n"
-            "  ROOT w = s32[] while(s), condition=cond, body=body\n"
-            "       ^");
-}
-
-TEST(VerifierTest, ReducerWithWrongArity) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-add3 {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  w = f32[] parameter(2)
-  ROOT s = f32[] add(x, y)
-}
-
-ENTRY e {
-  a = f32[4] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=add3
-})"),
-            "t.hlo:13:8: error: reducer 'add3' has 3 parameters, expected 2\n"
-            "  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=add3\n"
-            "       ^");
-}
-
-TEST(VerifierTest, ConditionalBranchesDisagree) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-b0 {
-  x0 = f32[2] parameter(0)
-  ROOT y0 = f32[2] negate(x0)
-}
-
-b1 {
-  x1 = f32[2] parameter(0)
-  ROOT y1 = f32[] constant(0)
-}
-
-ENTRY e {
-  i = s32[] parameter(0)
-  a = f32[2] parameter(1)
-  ROOT r = f32[2] conditional(i, a, a), branch_computations={b0, b1}
-})"),
-            "t.hlo:16:8: error: branch 1 'b1' returns f32[], but branch 0 "
-            "'b0' returns f32[2]\n"
-            "  ROOT r = f32[2] conditional(i, a, a), "
-            "branch_computations={b0, b1}\n"
-            "       ^");
-}
-
-TEST(VerifierTest, BadBroadcastDimensions) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[3] parameter(0)
-  ROOT r = f32[3,3] broadcast(a), dimensions={0,1}
-})"),
-            "t.hlo:5:8: error: broadcast dimensions {0,1} do not match operand "
-            "rank 1\n"
-            "  ROOT r = f32[3,3] broadcast(a), dimensions={0,1}\n"
-            "       ^");
-}
-
-TEST(VerifierTest, BadTransposePermutation) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[2,3] parameter(0)
-  ROOT r = f32[3,2] transpose(a), dimensions={1,2}
-})"),
-            "t.hlo:5:8: error: transpose dimensions {1,2} are not a "
-            "permutation of the 2 operand dimensions\n"
-            "  ROOT r = f32[3,2] transpose(a), dimensions={1,2}\n"
-            "       ^");
-}
-
-TEST(VerifierTest, SliceOutOfBounds) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[10] parameter(0)
-  ROOT r = f32[4] slice(a), slice={[8:12]}
-})"),
-            "t.hlo:5:8: error: slice dimension 0 range [8:12] is not within "
-            "[0:10]\n"
-            "  ROOT r = f32[4] slice(a), slice={[8:12]}\n"
-            "       ^");
-}
-
-TEST(VerifierTest, GetTupleElementIndexOutOfRange) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  t = (f32[], s32[]) parameter(0)
-  ROOT r = f32[] get-tuple-element(t), index=2
-})"),
-            "t.hlo:5:8: error: get-tuple-element index 2 is out of range for "
-            "a tuple of 2 elements\n"
-            "  ROOT r = f32[] get-tuple-element(t), index=2\n"
-            "       ^");
-}
-
-TEST(VerifierTest, CompareWithDifferentElementTypes) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[2] parameter(0)
-  b = s32[2] parameter(1)
-  ROOT r = pred[2] compare(a, b), direction=EQ
-})"),
-            "t.hlo:6:8: error: operand 1 has shape s32[2], expected f32[2]\n"
-            "  ROOT r = pred[2] compare(a, b), direction=EQ\n"
-            "       ^");
-}
-
-TEST(VerifierTest, DotContractingSizeMismatch) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-ENTRY e {
-  a = f32[2,3] parameter(0)
-  b = f32[4,5] parameter(1)
-  ROOT r = f32[2,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-})"),
-            "t.hlo:6:8: error: dot contracting dimension sizes differ: lhs "
-            "dimension 1 has size 3, rhs dimension 0 has size 4\n"
-            "  ROOT r = f32[2,5] dot(a, b), lhs_contracting_dims={1}, "
-            "rhs_contracting_dims={0}\n"
-            "       ^");
-}
-
 TEST(VerifierTest, HostileAttributesGiveErrors) {
   // Out-of-range and overflowing attribute values are reported, never used.
   EXPECT_EQ(Verify(R"(HloModule m
@@ -601,37 +621,6 @@ ENTRY e {
             "t.hlo:5:3: error: operand 0 'r' is not defined before its use\n"
             "  b = f32[] negate(a)\n"
             "  ^");
-}
-
-TEST(VerifierTest, ReportsEveryFailureTogether) {
-  EXPECT_EQ(Verify(R"(HloModule m
-
-f {
-  p = f32[2] parameter(1)
-  ROOT n = f32[3] negate(p)
-}
-
-ENTRY e {
-  a = f32[2] parameter(0)
-  b = s32[2] parameter(1)
-  c = f32[2] multiply(a, b)
-  ROOT r = f32[2] call(a), to_apply=f
-})"),
-            "t.hlo:4:3: error: parameter number 1 is out of range: "
-            "computation 'f' has 1 parameter, numbered from 0\n"
-            "  p = f32[2] parameter(1)\n"
-            "  ^\n"
-            "t.hlo:5:8: error: declared shape f32[3] does not match inferred "
-            "shape f32[2]\n"
-            "  ROOT n = f32[3] negate(p)\n"
-            "       ^\n"
-            "t.hlo:11:3: error: operand 1 has shape s32[2], expected f32[2]\n"
-            "  c = f32[2] multiply(a, b)\n"
-            "  ^\n"
-            "t.hlo:12:8: error: computation 'f' has parameter numbers that "
-            "are not 0..0\n"
-            "  ROOT r = f32[2] call(a), to_apply=f\n"
-            "       ^");
 }
 
 // Buffer donation: the header's input_output_alias, read and checked.
