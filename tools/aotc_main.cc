@@ -1,5 +1,5 @@
-// The `aotc` command line: `aotc inspect`, `aotc eval`, `aotc compile`,
-// `aotc run`, `aotc conform`.
+// The `aotc` command line: `aotc inspect`, `aotc opt`, `aotc eval`,
+// `aotc compile`, `aotc run`, `aotc conform`.
 //
 // Flags are parsed with llvm::cl subcommands; each subcommand's work lives in
 // its own *_command.cc, and main dispatches through a table of subcommands,
@@ -25,6 +25,9 @@ cl::OptionCategory aotc_category("aotc options");
 
 cl::SubCommand inspect_cmd("inspect",
                            "Parse and verify a model; print it and a summary");
+cl::SubCommand opt_cmd(
+    "opt", "Run optimization passes on a model (all, or --passes in order) "
+           "and print the result as HLO text");
 cl::SubCommand eval_cmd(
     "eval", "Run a model with the reference evaluator (the correctness oracle)");
 
@@ -68,6 +71,22 @@ cl::opt<int64_t> eval_max_work(
     cl::desc("Stop after about N element operations (0: no limit); models "
              "may loop forever"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
+
+// aotc opt
+cl::opt<std::string> opt_model(
+    cl::Positional, cl::Required,
+    cl::desc("<model: HLO text, HloModuleProto or StableHLO>"),
+    cl::sub(opt_cmd), cl::cat(aotc_category));
+cl::list<std::string> opt_passes(
+    "passes", cl::value_desc("NAME,..."), cl::CommaSeparated,
+    cl::desc("Run exactly these passes, in this order, by the names "
+             "--pass-timing prints (default: the whole pipeline compile "
+             "runs)"),
+    cl::sub(opt_cmd), cl::cat(aotc_category));
+cl::opt<std::string> opt_output(
+    "o", cl::value_desc("FILE"),
+    cl::desc("Write the module to FILE instead of stdout"), cl::sub(opt_cmd),
+    cl::cat(aotc_category));
 
 // aotc compile
 cl::opt<std::string> compile_model(cl::Positional, cl::Required,
@@ -161,33 +180,34 @@ cl::opt<std::string> opt_level("O", cl::Prefix, cl::init("2"),
                             cl::sub(compile_cmd), cl::sub(run_cmd),
                             cl::cat(aotc_category));
 
-// The optimization pipeline's switches, shared by inspect, compile and run.
+// The optimization pipeline's switches, shared by inspect, opt, compile
+// and run.
 cl::opt<bool> no_fusion(
     "no-fusion",
     cl::desc("Skip fusion: one loop nest per instruction (for comparison and "
              "bisecting)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::list<std::string> disable_pass(
     "disable-pass", cl::value_desc("NAME,..."), cl::CommaSeparated,
     cl::desc("Skip these optimization passes (see docs/passes.md)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> print_ir_after_all(
     "print-ir-after-all",
     cl::desc("Print the module on stderr after every optimization pass"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> pass_timing(
     "pass-timing", cl::desc("Print the time of every pass on stderr"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> strict_fp(
     "strict-fp",
     cl::desc("Keep the sequential order of floating-point reductions (no "
              "reassociation into vector accumulators)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 
 // The input limit every subcommand applies (compiler/ir/limits.h).
 cl::opt<int64_t> max_buffer_bytes(
@@ -195,8 +215,8 @@ cl::opt<int64_t> max_buffer_bytes(
     cl::init(aotc::kDefaultMaxBufferBytes),
     cl::desc("Refuse a model with any single array larger than N bytes "
              "(default: 16 GiB)"),
-    cl::sub(inspect_cmd), cl::sub(eval_cmd), cl::sub(compile_cmd),
-    cl::sub(run_cmd), cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(eval_cmd),
+    cl::sub(compile_cmd), cl::sub(run_cmd), cl::cat(aotc_category));
 
 // aotc inspect's reports
 cl::opt<std::string> inspect_after(
@@ -304,6 +324,8 @@ constexpr char kOverview[] =
     "aotc: ahead-of-time compiler for XLA HLO models\n\n"
     "  aotc inspect MODEL [--after PASS] [--fusion] [--memory] "
     "[--dot FILE]\n"
+    "  aotc opt MODEL [--passes P,...] [-o FILE] [--strict-fp] "
+    "[--print-ir-after-all] [--pass-timing]\n"
     "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
     "[--output-dir DIR]\n"
     "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
@@ -350,6 +372,15 @@ int DispatchInspect() {
   options.memory = inspect_memory;
   options.dot = inspect_dot;
   return aotc::RunInspect(options);
+}
+
+int DispatchOpt() {
+  aotc::OptOptions options;
+  options.model = opt_model;
+  options.passes = PassFlagsFromCommandLine();
+  options.passes.passes.assign(opt_passes.begin(), opt_passes.end());
+  options.output = opt_output;
+  return aotc::RunOpt(options);
 }
 
 int DispatchEval() {
@@ -466,9 +497,9 @@ struct Subcommand {
   int (*dispatch)();
 };
 const Subcommand kSubcommands[] = {
-    {&inspect_cmd, DispatchInspect}, {&eval_cmd, DispatchEval},
-    {&compile_cmd, DispatchCompile}, {&run_cmd, DispatchRun},
-    {&conform_cmd, DispatchConform},
+    {&inspect_cmd, DispatchInspect}, {&opt_cmd, DispatchOpt},
+    {&eval_cmd, DispatchEval},       {&compile_cmd, DispatchCompile},
+    {&run_cmd, DispatchRun},         {&conform_cmd, DispatchConform},
 };
 
 // Parses the command line; false after printing a usage error.
@@ -504,7 +535,7 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "aotc: error: no subcommand given; use 'aotc inspect', "
-               "'aotc eval', 'aotc compile', 'aotc run', 'aotc conform', or "
-               "'aotc --help'\n");
+               "'aotc opt', 'aotc eval', 'aotc compile', 'aotc run', "
+               "'aotc conform', or 'aotc --help'\n");
   return 2;
 }
