@@ -8,7 +8,9 @@
 // tests of tests/passes/ pipe it into FileCheck.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_join.h"
 #include "compiler/frontend/load_module.h"
