@@ -1,11 +1,13 @@
-// The `aotc` command line: `aotc inspect`, `aotc eval`, `aotc compile`,
-// `aotc run`, `aotc conform`.
+// The `aotc` command line: `aotc inspect`, `aotc opt`, `aotc eval`,
+// `aotc compile`, `aotc run`, `aotc conform`.
 //
 // Flags are parsed with llvm::cl subcommands; each subcommand's work lives in
-// its own *_command.cc. Exit codes: 0 success, 1 error in the input, 2 usage.
+// its own *_command.cc, and main dispatches through a table of subcommands,
+// each with a function that turns its flags into options. Exit codes: 0
+// success, 1 error in the input, 2 usage.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <string>
 #include <thread>
 
@@ -23,6 +25,9 @@ cl::OptionCategory aotc_category("aotc options");
 
 cl::SubCommand inspect_cmd("inspect",
                            "Parse and verify a model; print it and a summary");
+cl::SubCommand opt_cmd(
+    "opt", "Run optimization passes on a model (all, or --passes in order) "
+           "and print the result as HLO text");
 cl::SubCommand eval_cmd(
     "eval", "Run a model with the reference evaluator (the correctness oracle)");
 
@@ -66,6 +71,22 @@ cl::opt<int64_t> eval_max_work(
     cl::desc("Stop after about N element operations (0: no limit); models "
              "may loop forever"),
     cl::sub(eval_cmd), cl::cat(aotc_category));
+
+// aotc opt
+cl::opt<std::string> opt_model(
+    cl::Positional, cl::Required,
+    cl::desc("<model: HLO text, HloModuleProto or StableHLO>"),
+    cl::sub(opt_cmd), cl::cat(aotc_category));
+cl::list<std::string> opt_passes(
+    "passes", cl::value_desc("NAME,..."), cl::CommaSeparated,
+    cl::desc("Run exactly these passes, in this order, by the names "
+             "--pass-timing prints (default: the whole pipeline compile "
+             "runs)"),
+    cl::sub(opt_cmd), cl::cat(aotc_category));
+cl::opt<std::string> opt_output(
+    "o", cl::value_desc("FILE"),
+    cl::desc("Write the module to FILE instead of stdout"), cl::sub(opt_cmd),
+    cl::cat(aotc_category));
 
 // aotc compile
 cl::opt<std::string> compile_model(cl::Positional, cl::Required,
@@ -159,33 +180,34 @@ cl::opt<std::string> opt_level("O", cl::Prefix, cl::init("2"),
                             cl::sub(compile_cmd), cl::sub(run_cmd),
                             cl::cat(aotc_category));
 
-// The optimization pipeline's switches, shared by inspect, compile and run.
+// The optimization pipeline's switches, shared by inspect, opt, compile
+// and run.
 cl::opt<bool> no_fusion(
     "no-fusion",
     cl::desc("Skip fusion: one loop nest per instruction (for comparison and "
              "bisecting)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::list<std::string> disable_pass(
     "disable-pass", cl::value_desc("NAME,..."), cl::CommaSeparated,
     cl::desc("Skip these optimization passes (see docs/passes.md)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> print_ir_after_all(
     "print-ir-after-all",
     cl::desc("Print the module on stderr after every optimization pass"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> pass_timing(
     "pass-timing", cl::desc("Print the time of every pass on stderr"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<bool> strict_fp(
     "strict-fp",
     cl::desc("Keep the sequential order of floating-point reductions (no "
              "reassociation into vector accumulators)"),
-    cl::sub(inspect_cmd), cl::sub(compile_cmd), cl::sub(run_cmd),
-    cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 
 // The input limit every subcommand applies (compiler/ir/limits.h).
 cl::opt<int64_t> max_buffer_bytes(
@@ -193,8 +215,8 @@ cl::opt<int64_t> max_buffer_bytes(
     cl::init(aotc::kDefaultMaxBufferBytes),
     cl::desc("Refuse a model with any single array larger than N bytes "
              "(default: 16 GiB)"),
-    cl::sub(inspect_cmd), cl::sub(eval_cmd), cl::sub(compile_cmd),
-    cl::sub(run_cmd), cl::cat(aotc_category));
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(eval_cmd),
+    cl::sub(compile_cmd), cl::sub(run_cmd), cl::cat(aotc_category));
 
 // aotc inspect's reports
 cl::opt<std::string> inspect_after(
@@ -298,176 +320,222 @@ void PrintVersion(llvm::raw_ostream& os) {
   os << "aotc " << AOTC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
+constexpr char kOverview[] =
+    "aotc: ahead-of-time compiler for XLA HLO models\n\n"
+    "  aotc inspect MODEL [--after PASS] [--fusion] [--memory] "
+    "[--dot FILE]\n"
+    "  aotc opt MODEL [--passes P,...] [-o FILE] [--strict-fp] "
+    "[--print-ir-after-all] [--pass-timing]\n"
+    "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
+    "[--output-dir DIR]\n"
+    "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
+    "[--target-triple T] [--cpu C] [--features F] [-O0..3|-Os|-Oz] "
+    "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
+    "      [--constants-section NAME] [--cache-kib L1,L2] "
+    "[--compile-threads N] [--no-fusion] [--disable-pass P,...] "
+    "[--strict-fp] "
+    "[--print-ir-after-all] [--pass-timing]\n"
+    "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
+    "[--output-dir DIR] [--check] [--bench N] [--threads N]\n"
+    "      [--library FILE]...\n"
+    "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
+    "[--timeout SECONDS]\n\n"
+    "Run 'aotc <subcommand> --help' for a subcommand's options.\n";
+
+// -O0..-O3 into LLVM's optimization level; with `allow_size` (compile), -Os
+// and -Oz are -O2 that also favours size. False after printing a usage
+// error.
+bool ParseOptLevel(bool allow_size, int* level, int* size_level) {
+  const std::string& o = opt_level;
+  *level = 2;
+  *size_level = 0;
+  if (o.size() == 1 && o[0] >= '0' && o[0] <= '3') {
+    *level = o[0] - '0';
+    return true;
+  }
+  if (allow_size && (o == "s" || o == "z")) {
+    *size_level = o == "s" ? 1 : 2;
+    return true;
+  }
+  std::fprintf(stderr, allow_size
+                           ? "aotc: error: -O must be 0, 1, 2, 3, s or z\n"
+                           : "aotc: error: -O must be 0, 1, 2 or 3\n");
+  return false;
+}
+
+int DispatchInspect() {
+  aotc::InspectOptions options;
+  options.model = inspect_model;
+  options.passes = PassFlagsFromCommandLine();
+  options.after = inspect_after;
+  options.fusion = inspect_fusion;
+  options.memory = inspect_memory;
+  options.dot = inspect_dot;
+  return aotc::RunInspect(options);
+}
+
+int DispatchOpt() {
+  aotc::OptOptions options;
+  options.model = opt_model;
+  options.passes = PassFlagsFromCommandLine();
+  options.passes.passes.assign(opt_passes.begin(), opt_passes.end());
+  options.output = opt_output;
+  return aotc::RunOpt(options);
+}
+
+int DispatchEval() {
+  aotc::EvalOptions options;
+  options.model = eval_positional[0];
+  options.inputs.positional.assign(eval_positional.begin() + 1,
+                                   eval_positional.end());
+  options.inputs.named.assign(eval_inputs.begin(), eval_inputs.end());
+  if (eval_random.getNumOccurrences() > 0) {
+    options.inputs.random_seed = eval_random.getValue();
+  }
+  options.output_dir = eval_output_dir;
+  if (eval_max_work < 0) {
+    std::fprintf(stderr, "aotc: error: --max-work must not be negative\n");
+    return 2;
+  }
+  options.max_work = eval_max_work;
+  return aotc::RunEval(options);
+}
+
+int DispatchCompile() {
+  aotc::CompileCommandOptions options;
+  if (!ParseOptLevel(/*allow_size=*/true, &options.codegen.opt_level,
+                     &options.codegen.size_level)) {
+    return 2;
+  }
+  options.model = compile_model;
+  options.output_dir = compile_output;
+  options.emit = compile_emit;
+  options.codegen.name = compile_name;
+  options.codegen.cpp_namespace = compile_namespace;
+  options.codegen.target_triple = compile_triple;
+  options.codegen.cpu = compile_cpu;
+  options.codegen.features = compile_features;
+  if (compile_reloc != "pic" && compile_reloc != "static") {
+    std::fprintf(stderr,
+                 "aotc: error: --reloc must be 'pic' or 'static', got '%s'\n",
+                 compile_reloc.c_str());
+    return 2;
+  }
+  options.codegen.pic = compile_reloc == "pic";
+  options.codegen.constants_section = compile_constants_section;
+  options.codegen.strict_fp = strict_fp;
+  if (compile_threads < 0 || compile_threads > 1024 ||
+      compile_partitions < 0 || compile_partitions > 16) {
+    std::fprintf(stderr, "aotc: error: --compile-threads must be 0..1024 "
+                         "and --compile-partitions 0..16\n");
+    return 2;
+  }
+  options.codegen.compile_threads = compile_threads;
+  options.codegen.partitions = compile_partitions;
+  if (!CacheBytes(&options.codegen.l1_cache_bytes,
+                  &options.codegen.l2_cache_bytes)) {
+    return 2;
+  }
+  options.passes = PassFlagsFromCommandLine();
+  return aotc::RunCompile(options);
+}
+
+int DispatchRun() {
+  aotc::RunCommandOptions options;
+  int size_level = 0;
+  if (!ParseOptLevel(/*allow_size=*/false, &options.opt_level, &size_level)) {
+    return 2;
+  }
+  options.model = run_positional[0];
+  options.inputs.positional.assign(run_positional.begin() + 1,
+                                   run_positional.end());
+  options.inputs.named.assign(run_inputs.begin(), run_inputs.end());
+  if (run_random.getNumOccurrences() > 0) {
+    options.inputs.random_seed = run_random.getValue();
+  }
+  options.output_dir = run_output_dir;
+  options.libraries.assign(run_libraries.begin(), run_libraries.end());
+  options.check = run_check;
+  if (run_threads < 1 || run_threads > 1024) {
+    std::fprintf(stderr, "aotc: error: --threads must be 1..1024\n");
+    return 2;
+  }
+  options.threads = static_cast<int>(run_threads);
+  if (run_bench < 0 || run_max_work < 0) {
+    std::fprintf(stderr,
+                 "aotc: error: --bench and --max-work must not be negative\n");
+    return 2;
+  }
+  options.bench = run_bench;
+  options.max_work = run_max_work;
+  if (!CacheBytes(&options.l1_cache_bytes, &options.l2_cache_bytes)) return 2;
+  options.passes = PassFlagsFromCommandLine();
+  return aotc::RunRun(options);
+}
+
+int DispatchConform() {
+  aotc::ConformOptions options;
+  options.files.assign(conform_files.begin(), conform_files.end());
+  options.evaluator = conform_evaluator;
+  if (conform_jobs < 0 || conform_jobs > 1024 || conform_timeout < 0) {
+    std::fprintf(stderr, "aotc: error: --jobs must be 0..1024 and --timeout "
+                         "not negative\n");
+    return 2;
+  }
+  options.jobs = conform_jobs > 0
+                     ? static_cast<int>(conform_jobs)
+                     : std::max(1, static_cast<int>(
+                                       std::thread::hardware_concurrency()));
+  options.timeout_seconds = conform_timeout;
+  return aotc::RunConform(options);
+}
+
+// The subcommands, each with the function that runs it once its flags are
+// parsed.
+struct Subcommand {
+  cl::SubCommand* command;
+  int (*dispatch)();
+};
+const Subcommand kSubcommands[] = {
+    {&inspect_cmd, DispatchInspect}, {&opt_cmd, DispatchOpt},
+    {&eval_cmd, DispatchEval},       {&compile_cmd, DispatchCompile},
+    {&run_cmd, DispatchRun},         {&conform_cmd, DispatchConform},
+};
+
+// Parses the command line; false after printing a usage error.
+bool ParseCommandLine(int argc, char** argv) {
+  cl::HideUnrelatedOptions(aotc_category);
+  for (const Subcommand& s : kSubcommands) {
+    cl::HideUnrelatedOptions(aotc_category, *s.command);
+  }
+  cl::SetVersionPrinter(PrintVersion);
+  std::string errors;
+  llvm::raw_string_ostream errs(errors);
+  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &errs)) {
+    errs.flush();
+    std::fprintf(stderr, "%s", errors.c_str());
+    return false;
+  }
+  if (max_buffer_bytes <= 0) {
+    std::fprintf(stderr, "aotc: error: --max-buffer-bytes must be positive\n");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // LLVM's report_fatal_error would abort the process with "LLVM ERROR".
   aotc::codegen::InstallFatalErrorHandler();
-  cl::HideUnrelatedOptions(aotc_category);
-  cl::HideUnrelatedOptions(aotc_category, inspect_cmd);
-  cl::HideUnrelatedOptions(aotc_category, eval_cmd);
-  cl::HideUnrelatedOptions(aotc_category, compile_cmd);
-  cl::HideUnrelatedOptions(aotc_category, run_cmd);
-  cl::HideUnrelatedOptions(aotc_category, conform_cmd);
-  cl::SetVersionPrinter(PrintVersion);
-  std::string errors;
-  llvm::raw_string_ostream errs(errors);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "aotc: ahead-of-time compiler for XLA HLO models\n\n"
-          "  aotc inspect MODEL [--after PASS] [--fusion] [--memory] "
-          "[--dot FILE]\n"
-          "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-          "[--output-dir DIR]\n"
-          "  aotc compile MODEL -o DIR [--name N] [--namespace NS] "
-          "[--target-triple T] [--cpu C] [--features F] [-O0..3|-Os|-Oz] "
-          "[--reloc pic|static] [--emit obj,header,json,llvm,asm]\n"
-          "      [--constants-section NAME] [--cache-kib L1,L2] "
-          "[--compile-threads N] [--no-fusion] [--disable-pass P,...] "
-          "[--strict-fp] "
-          "[--print-ir-after-all] [--pass-timing]\n"
-          "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-          "[--output-dir DIR] [--check] [--bench N] [--threads N]\n"
-          "      [--library FILE]...\n"
-          "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
-          "[--timeout SECONDS]\n\n"
-          "Run 'aotc <subcommand> --help' for a subcommand's options.\n",
-          &errs)) {
-    errs.flush();
-    std::fprintf(stderr, "%s", errors.c_str());
-    return 2;
-  }
-  if (max_buffer_bytes <= 0) {
-    std::fprintf(stderr, "aotc: error: --max-buffer-bytes must be positive\n");
-    return 2;
-  }
+  if (!ParseCommandLine(argc, argv)) return 2;
   aotc::SetMaxBufferBytes(max_buffer_bytes);
-  if (inspect_cmd) {
-    aotc::InspectOptions options;
-    options.model = inspect_model;
-    options.passes = PassFlagsFromCommandLine();
-    options.after = inspect_after;
-    options.fusion = inspect_fusion;
-    options.memory = inspect_memory;
-    options.dot = inspect_dot;
-    return aotc::RunInspect(options);
-  }
-  if (eval_cmd) {
-    aotc::EvalOptions options;
-    options.model = eval_positional[0];
-    options.inputs.positional.assign(eval_positional.begin() + 1,
-                                     eval_positional.end());
-    options.inputs.named.assign(eval_inputs.begin(), eval_inputs.end());
-    if (eval_random.getNumOccurrences() > 0) {
-      options.inputs.random_seed = eval_random.getValue();
-    }
-    options.output_dir = eval_output_dir;
-    if (eval_max_work < 0) {
-      std::fprintf(stderr, "aotc: error: --max-work must not be negative\n");
-      return 2;
-    }
-    options.max_work = eval_max_work;
-    return aotc::RunEval(options);
-  }
-  // -O0..-O3; -Os and -Oz (compile) are -O2 that also favours size.
-  int level = 2, size_level = 0;
-  if (compile_cmd || run_cmd) {
-    const std::string& o = opt_level;
-    if (o.size() == 1 && o[0] >= '0' && o[0] <= '3') {
-      level = o[0] - '0';
-    } else if (compile_cmd && (o == "s" || o == "z")) {
-      size_level = o == "s" ? 1 : 2;
-    } else {
-      std::fprintf(stderr, compile_cmd
-                               ? "aotc: error: -O must be 0, 1, 2, 3, s or z\n"
-                               : "aotc: error: -O must be 0, 1, 2 or 3\n");
-      return 2;
-    }
-  }
-  if (compile_cmd) {
-    aotc::CompileCommandOptions options;
-    options.model = compile_model;
-    options.output_dir = compile_output;
-    options.emit = compile_emit;
-    options.codegen.name = compile_name;
-    options.codegen.cpp_namespace = compile_namespace;
-    options.codegen.target_triple = compile_triple;
-    options.codegen.cpu = compile_cpu;
-    options.codegen.features = compile_features;
-    options.codegen.opt_level = level;
-    options.codegen.size_level = size_level;
-    if (compile_reloc != "pic" && compile_reloc != "static") {
-      std::fprintf(stderr,
-                   "aotc: error: --reloc must be 'pic' or 'static', got '%s'\n",
-                   compile_reloc.c_str());
-      return 2;
-    }
-    options.codegen.pic = compile_reloc == "pic";
-    options.codegen.constants_section = compile_constants_section;
-    options.codegen.strict_fp = strict_fp;
-    if (compile_threads < 0 || compile_threads > 1024 ||
-        compile_partitions < 0 || compile_partitions > 16) {
-      std::fprintf(stderr, "aotc: error: --compile-threads must be 0..1024 "
-                           "and --compile-partitions 0..16\n");
-      return 2;
-    }
-    options.codegen.compile_threads = compile_threads;
-    options.codegen.partitions = compile_partitions;
-    if (!CacheBytes(&options.codegen.l1_cache_bytes,
-                    &options.codegen.l2_cache_bytes)) {
-      return 2;
-    }
-    options.passes = PassFlagsFromCommandLine();
-    return aotc::RunCompile(options);
-  }
-  if (run_cmd) {
-    aotc::RunCommandOptions options;
-    options.model = run_positional[0];
-    options.inputs.positional.assign(run_positional.begin() + 1,
-                                     run_positional.end());
-    options.inputs.named.assign(run_inputs.begin(), run_inputs.end());
-    if (run_random.getNumOccurrences() > 0) {
-      options.inputs.random_seed = run_random.getValue();
-    }
-    options.output_dir = run_output_dir;
-    options.libraries.assign(run_libraries.begin(), run_libraries.end());
-    options.check = run_check;
-    if (run_threads < 1 || run_threads > 1024) {
-      std::fprintf(stderr, "aotc: error: --threads must be 1..1024\n");
-      return 2;
-    }
-    options.threads = static_cast<int>(run_threads);
-    if (run_bench < 0 || run_max_work < 0) {
-      std::fprintf(stderr,
-                   "aotc: error: --bench and --max-work must not be negative\n");
-      return 2;
-    }
-    options.bench = run_bench;
-    options.max_work = run_max_work;
-    options.opt_level = level;
-    if (!CacheBytes(&options.l1_cache_bytes, &options.l2_cache_bytes)) return 2;
-    options.passes = PassFlagsFromCommandLine();
-    return aotc::RunRun(options);
-  }
-  if (conform_cmd) {
-    aotc::ConformOptions options;
-    options.files.assign(conform_files.begin(), conform_files.end());
-    options.evaluator = conform_evaluator;
-    if (conform_jobs < 0 || conform_jobs > 1024 || conform_timeout < 0) {
-      std::fprintf(stderr, "aotc: error: --jobs must be 0..1024 and --timeout "
-                           "not negative\n");
-      return 2;
-    }
-    options.jobs = conform_jobs > 0
-                       ? static_cast<int>(conform_jobs)
-                       : std::max(1, static_cast<int>(
-                                         std::thread::hardware_concurrency()));
-    options.timeout_seconds = conform_timeout;
-    return aotc::RunConform(options);
+  for (const Subcommand& s : kSubcommands) {
+    if (*s.command) return s.dispatch();
   }
   std::fprintf(stderr,
                "aotc: error: no subcommand given; use 'aotc inspect', "
-               "'aotc eval', 'aotc compile', 'aotc run', 'aotc conform', or "
-               "'aotc --help'\n");
+               "'aotc opt', 'aotc eval', 'aotc compile', 'aotc run', "
+               "'aotc conform', or 'aotc --help'\n");
   return 2;
 }

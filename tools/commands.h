@@ -1,6 +1,6 @@
-// The subcommands of the `aotc` tool (inspect, eval, compile, run, conform). Each
-// returns the process exit code: 0 success, 1 an error in the input
-// (reported on stderr), 2 a usage error.
+// The subcommands of the `aotc` tool (inspect, opt, eval, compile, run,
+// conform). Each returns the process exit code: 0 success, 1 an error in the
+// input (reported on stderr), 2 a usage error.
 #ifndef AOTC_TOOLS_COMMANDS_H_
 #define AOTC_TOOLS_COMMANDS_H_
 
@@ -15,8 +15,12 @@ namespace aotc {
 
 class Module;
 
-// The optimization pipeline's switches, shared by inspect, compile and run.
+// The optimization pipeline's switches, shared by inspect, opt, compile and
+// run.
 struct PassFlags {
+  // aotc opt --passes: exactly these passes, in this order (empty: the whole
+  // pipeline); every name must be a pass of the pipeline.
+  std::vector<std::string> passes;
   bool no_fusion = false;              // --no-fusion
   std::vector<std::string> disabled;   // --disable-pass NAME,...
   bool print_ir_after_all = false;     // --print-ir-after-all (stderr)
@@ -39,6 +43,15 @@ struct InspectOptions {
   std::string dot;         // write a Graphviz graph to this file
 };
 int RunInspect(const InspectOptions& options);
+
+struct OptOptions {
+  std::string model;
+  PassFlags passes;    // passes.passes: --passes (empty: the whole pipeline)
+  std::string output;  // -o FILE; empty: stdout
+};
+// Runs passes on a model and prints the result as HLO text. An unknown
+// pass name is a usage error (2).
+int RunOpt(const OptOptions& options);
 
 struct EvalOptions {
   std::string model;

@@ -12,6 +12,7 @@ namespace aotc {
 
 int OptimizeForCodegen(Module& module, const PassFlags& flags) {
   OptimizeOptions options;
+  options.passes = flags.passes;
   options.fusion = !flags.no_fusion;
   options.strict_fp = flags.strict_fp;
   options.disabled.insert(flags.disabled.begin(), flags.disabled.end());

@@ -1,11 +1,13 @@
 // Tests of the pass pipeline: order, disabling, callbacks, verification
-// after each pass, and the shared rewriting tools.
+// after each pass; the registry of pipelines.h (the whole pipeline, a named
+// list, unknown names); and the shared rewriting tools.
 #include "compiler/passes/pass_pipeline.h"
 
 #include <string>
 #include <vector>
 
 #include "compiler/passes/pass_test_util.h"
+#include "compiler/passes/pipelines.h"
 #include "compiler/rewrite/ir_rewrite.h"
 #include "gtest/gtest.h"
 
@@ -92,6 +94,59 @@ TEST(PassPipelineTest, VerifierAfterEachPassNamesTheBrokenPass) {
                 "fails verification after pass 'breaker' of pipeline 'test'"),
             std::string_view::npos)
       << changed.status();
+}
+
+TEST(PipelinesTest, PassNamesAreTheWholePipelineInOrder) {
+  EXPECT_EQ(OptimizationPassNames(),
+            (std::vector<std::string>{
+                "custom-call-simplifier", "token-elimination",
+                "transcendental-expander", "call-inliner", "algsimp",
+                "constant-folding", "cse", "dce", "reduction-splitting",
+                "fusion", "multi-output-fusion", "cleanup"}));
+  absl::StatusOr<PassPipeline> all =
+      BuildPassPipeline(OptimizationPassNames(), /*strict_fp=*/false);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->PassNames(), OptimizationPassNames());
+}
+
+TEST(PipelinesTest, NamedPassesRunExactlyInTheGivenOrder) {
+  std::unique_ptr<Module> m = ParseVerified(kModule);
+  ASSERT_NE(m, nullptr);
+  OptimizeOptions options;
+  options.passes = {"dce", "algsimp", "dce"};
+  std::vector<std::string> ran;
+  options.after_pass = [&](std::string_view pass, bool, const Module&) {
+    ran.emplace_back(pass);
+  };
+  absl::StatusOr<std::vector<PassTiming>> timings =
+      OptimizeModule(*m, options);
+  ASSERT_TRUE(timings.ok()) << timings.status();
+  EXPECT_EQ(ran, options.passes);
+  ASSERT_EQ(timings->size(), 3u);
+  // The first dce removes the unused exponential; nothing is left for the
+  // second.
+  EXPECT_TRUE((*timings)[0].changed);
+  EXPECT_FALSE((*timings)[2].changed);
+  EXPECT_EQ(m->entry()->FindInstruction("unused"), nullptr);
+  // Nothing else ran: fusion would have fused the negate into the add.
+  EXPECT_NE(m->entry()->FindInstruction("n"), nullptr);
+}
+
+TEST(PipelinesTest, UnknownPassNameIsAnErrorListingThePasses) {
+  absl::StatusOr<PassPipeline> pipeline =
+      BuildPassPipeline({"dce", "bogus"}, /*strict_fp=*/false);
+  ASSERT_FALSE(pipeline.ok());
+  EXPECT_EQ(pipeline.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(pipeline.status().message().find(
+                "unknown pass 'bogus' (passes: custom-call-simplifier, "),
+            std::string_view::npos)
+      << pipeline.status();
+  std::unique_ptr<Module> m = ParseVerified(kModule);
+  ASSERT_NE(m, nullptr);
+  OptimizeOptions options;
+  options.disabled = {"bogus"};
+  EXPECT_EQ(OptimizeModule(*m, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(IrRewriteTest, RemoveDeadInstructionsKeepsParametersAndRoot) {

@@ -1,7 +1,9 @@
-// The optimization pipeline: which passes, in which order, and why.
+// The optimization pipeline: which passes, in which order, and why; and the
+// registry that builds any list of them by name.
 #include "compiler/passes/pipelines.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -17,7 +19,6 @@
 #include "compiler/passes/token_elimination.h"
 #include "compiler/passes/transcendental_expander.h"
 #include "compiler/support/status_macros.h"
-#include "compiler/support/strings.h"
 
 namespace aotc {
 namespace {
@@ -29,51 +30,100 @@ class CleanupPass : public DeadCodeElimination {
   std::string_view name() const override { return "cleanup"; }
 };
 
-PassPipeline BuildPipeline(bool strict_fp) {
-  PassPipeline pipeline("optimize");
-  // Annotation custom-calls go first: as side effects they would keep
-  // what they touch from being merged or removed, and code generation
-  // refuses them. Then inlining exposes calls' bodies to everything after
-  // it, algebraic rewrites and folding make the graph smaller, CSE merges
-  // what they made identical, and DCE drops the rest.
-  pipeline.AddPass<CustomCallSimplifier>();
-  // Tokens only order side effects, which code generation runs in
-  // definition order anyway: they go before anything could move a call.
-  pipeline.AddPass<TokenElimination>();
-  // Inverse and hyperbolic functions become the element-wise operations
-  // code generation has, before anything simplifies or fuses them.
-  pipeline.AddPass<TranscendentalExpander>();
-  pipeline.AddPass<CallInliner>();
-  pipeline.AddPass<AlgebraicSimplifier>();
-  pipeline.AddPass<ConstantFolding>();
-  pipeline.AddPass<CommonSubexpressionElimination>();
-  pipeline.AddPass<DeadCodeElimination>();
-  // Splitting comes before fusion so that the partial reduction fuses with
-  // its producers; fusion sees the simplified graph; clean-up runs last.
-  pipeline.AddPass<ReductionSplitting>(strict_fp);
-  pipeline.AddPass<FusionPass>();
-  pipeline.AddPass<MultiOutputFusion>();
-  pipeline.AddPass<CleanupPass>();
-  return pipeline;
+// What a pass's constructor may take from the options.
+struct PassConfig {
+  bool strict_fp = false;
+};
+
+// Makes a fresh pass; the pass's name() is its name in the registry.
+using PassFactory = std::unique_ptr<Pass> (*)(const PassConfig&);
+
+template <typename P>
+std::unique_ptr<Pass> Make(const PassConfig&) {
+  return std::make_unique<P>();
+}
+
+std::unique_ptr<Pass> MakeReductionSplitting(const PassConfig& config) {
+  return std::make_unique<ReductionSplitting>(config.strict_fp);
+}
+
+// The registry: every pass of the optimization pipeline, in the order the
+// whole pipeline runs them.
+constexpr PassFactory kPipeline[] = {
+    // Annotation custom-calls go first: as side effects they would keep
+    // what they touch from being merged or removed, and code generation
+    // refuses them. Then inlining exposes calls' bodies to everything after
+    // it, algebraic rewrites and folding make the graph smaller, CSE merges
+    // what they made identical, and DCE drops the rest.
+    Make<CustomCallSimplifier>,
+    // Tokens only order side effects, which code generation runs in
+    // definition order anyway: they go before anything could move a call.
+    Make<TokenElimination>,
+    // Inverse and hyperbolic functions become the element-wise operations
+    // code generation has, before anything simplifies or fuses them.
+    Make<TranscendentalExpander>,
+    Make<CallInliner>,
+    Make<AlgebraicSimplifier>,
+    Make<ConstantFolding>,
+    Make<CommonSubexpressionElimination>,
+    Make<DeadCodeElimination>,
+    // Splitting comes before fusion so that the partial reduction fuses with
+    // its producers; fusion sees the simplified graph; clean-up runs last.
+    MakeReductionSplitting,
+    Make<FusionPass>,
+    Make<MultiOutputFusion>,
+    Make<CleanupPass>,
+};
+
+// The registry's pass called `name`, or null.
+std::unique_ptr<Pass> MakePass(std::string_view name,
+                               const PassConfig& config) {
+  for (PassFactory make : kPipeline) {
+    std::unique_ptr<Pass> pass = make(config);
+    if (pass->name() == name) return pass;
+  }
+  return nullptr;
+}
+
+absl::Status UnknownPass(const std::string& name) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown pass '", name, "' (passes: ",
+                   absl::StrJoin(OptimizationPassNames(), ", "), ")"));
 }
 
 }  // namespace
 
 std::vector<std::string> OptimizationPassNames() {
-  return BuildPipeline(false).PassNames();
+  std::vector<std::string> names;
+  for (PassFactory make : kPipeline) names.emplace_back(make({})->name());
+  return names;
+}
+
+absl::StatusOr<PassPipeline> BuildPassPipeline(
+    const std::vector<std::string>& names, bool strict_fp) {
+  PassConfig config;
+  config.strict_fp = strict_fp;
+  PassPipeline pipeline("optimize");
+  for (const std::string& name : names) {
+    std::unique_ptr<Pass> pass = MakePass(name, config);
+    if (pass == nullptr) return UnknownPass(name);
+    pipeline.AddPass(std::move(pass));
+  }
+  return pipeline;
 }
 
 absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
     Module& module, const OptimizeOptions& options) {
-  PassPipeline pipeline = BuildPipeline(options.strict_fp);
-  const std::vector<std::string> names = pipeline.PassNames();
+  const std::vector<std::string> all = OptimizationPassNames();
   for (const std::string& d : options.disabled) {
-    if (std::find(names.begin(), names.end(), d) == names.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown pass '", d, "' (passes: ",
-                       absl::StrJoin(names, ", "), ")"));
+    if (std::find(all.begin(), all.end(), d) == all.end()) {
+      return UnknownPass(d);
     }
   }
+  ASSIGN_OR_RETURN(
+      PassPipeline pipeline,
+      BuildPassPipeline(options.passes.empty() ? all : options.passes,
+                        options.strict_fp));
   PipelineOptions po;
   po.verify_after_each = options.verify_after_each;
   po.disabled = options.disabled;

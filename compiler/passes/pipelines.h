@@ -1,7 +1,11 @@
 // The optimization pipeline aotc runs between the front end and code
 // generation: simplification, fusion, and clean-up, with the switches the
 // command line exposes (--no-fusion, --disable-pass, --print-ir-after-all,
-// --pass-timing).
+// --pass-timing), and any list of its passes by name (aotc opt --passes).
+//
+// pipelines.cc holds the one registry of passes: the full pipeline is that
+// registry in order, and a named list picks from it, so a pass's name is
+// written once, in its class's name().
 #ifndef AOTC_COMPILER_PASSES_PIPELINES_H_
 #define AOTC_COMPILER_PASSES_PIPELINES_H_
 
@@ -17,6 +21,9 @@
 namespace aotc {
 
 struct OptimizeOptions {
+  // The passes to run, by name, in this order (a name may repeat); empty:
+  // the whole pipeline, in its order.
+  std::vector<std::string> passes;
   bool fusion = true;  // false: the unfused pipeline (--no-fusion)
   // Keep float reductions in sequential order (--strict-fp): no splitting.
   bool strict_fp = false;
@@ -33,8 +40,15 @@ struct OptimizeOptions {
 // The names of the pipeline's passes, in the order they run.
 std::vector<std::string> OptimizationPassNames();
 
-// Runs the pipeline on a verified module; returns each pass's timing. A
-// disabled name that is no pass is a usage error (InvalidArgument).
+// A pipeline of the named passes, in the given order; `strict_fp` as in
+// OptimizeOptions. A name that is no pass of the optimization pipeline is a
+// usage error (InvalidArgument listing the passes).
+absl::StatusOr<PassPipeline> BuildPassPipeline(
+    const std::vector<std::string>& names, bool strict_fp);
+
+// Runs the pipeline (or options.passes) on a verified module; returns each
+// pass's timing. A name in options.passes or options.disabled that is no
+// pass is a usage error (InvalidArgument).
 absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
     Module& module, const OptimizeOptions& options);
 
