@@ -10,7 +10,8 @@
 // optimization barriers, and anything whose evaluation fails or exceeds a
 // work budget (a loop that would run for long stays a loop). The new
 // constant keeps the folded instruction's name, location and metadata, so
-// diagnostics still name what the user wrote. Works in every computation
+// diagnostics still name what the user wrote; the folded instruction, and
+// operands that only it used, are removed. Works in every computation
 // (a parameter of a reducer or fused computation is not a constant); visits
 // in definition order, so chains of constant expressions fold in one run.
 #ifndef AOTC_COMPILER_PASSES_CONSTANT_FOLDING_H_

@@ -8,11 +8,11 @@
 //   reduce(x[4096,4096], dims={0,1})  ->  reduce(reduce(x, dims={1}), dims={0})
 //
 // This changes the order of the reduction, so it only applies where that
-// order does not matter or may be changed: integer add, multiply, min, max,
-// and, or, xor (exact), and f32/f64 add and multiply unless strict
-// floating point is asked for. The init value must be the reducer's
-// identity (0 for add, 1 for multiply, ...), since both reductions start
-// from it.
+// order does not matter or may be changed: integer add and multiply (exact,
+// wrapping), and f32/f64 add and multiply unless strict floating point is
+// asked for; the reducer must be the one add or multiply of its two
+// parameters. The init value must be the reducer's identity (0 for add, 1
+// for multiply), since both reductions start from it.
 #ifndef AOTC_COMPILER_PASSES_REDUCTION_SPLITTING_H_
 #define AOTC_COMPILER_PASSES_REDUCTION_SPLITTING_H_
 
