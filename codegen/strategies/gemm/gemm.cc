@@ -196,19 +196,6 @@ Value* InPlace(llvm::IRBuilderBase& b, const GemmPlan& p, const IrArray& operand
   return operand.ElementPointer(b, index);
 }
 
-// Stops the emission of a loop body at the first error.
-struct FirstError {
-  absl::Status status;
-  bool Take(absl::Status s) {
-    if (status.ok() && !s.ok()) status = std::move(s);
-    return status.ok();
-  }
-  template <typename T>
-  bool Take(absl::StatusOr<T>& s) {
-    return Take(s.ok() ? absl::OkStatus() : s.status());
-  }
-};
-
 // The packed operands' element type: the sums' type, or with depth groups
 // the narrow one (bf16; s8, which A holds offset by 128 as u8).
 PrimitiveType PackedType(const GemmPlan& p) {
@@ -267,36 +254,36 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
   const int64_t nr = p.tiling.nr();
   const int64_t n = p.dims.n;
   const int64_t k = p.dims.k;
-  FirstError err;
   auto panel_base = [&](Value* bt, Value* q) {
     return b.CreateMul(b.CreateAdd(b.CreateMul(bt, b.getInt64(p.n_pad)),
                                    b.CreateMul(q, b.getInt64(nr))),
                        b.getInt64(p.k_pad));
   };
-  auto panel = [&](Value* bt, Value* q, bool edge) {
+  auto panel = [&](Value* bt, Value* q, bool edge) -> absl::Status {
     Value* base = panel_base(bt, q);
     auto store = [&](Value* kk, Value* j, Value* x) {
       b.CreateAlignedStore(
           x, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, j))),
           align);
     };
-    EmitForLoop(b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
-      EmitForLoop(b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
-                  [&](Value* j) {
-        if (!err.status.ok()) return;
+    RETURN_IF_ERROR(EmitForLoop(
+        b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
+      return EmitForLoop(
+          b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
+          [&](Value* j) -> absl::Status {
         Value* col = b.CreateAdd(b.CreateMul(q, b.getInt64(nr)), j);
         Value* valid = nullptr;
         if (edge) {
           valid = b.CreateICmpULT(col, b.getInt64(n));
           col = b.CreateSelect(valid, col, b.getInt64(n - 1));
         }
-        absl::StatusOr<Value*> v = ReadB(b, p, a, bt, kk, col);
-        if (!err.Take(v)) return;
-        Value* x = ToPacked(b, p, *v, /*lhs=*/false);
+        ASSIGN_OR_RETURN(Value * v, ReadB(b, p, a, bt, kk, col));
+        Value* x = ToPacked(b, p, v, /*lhs=*/false);
         if (edge) x = b.CreateSelect(valid, x, llvm::Constant::getNullValue(elem));
         store(kk, j, x);
+        return absl::OkStatus();
       });
-    });
+    }));
     if (p.k_pad > k) {
       EmitForLoop(b, b.getInt64(k), b.getInt64(p.k_pad), "gemm.pack_b.pad",
                   [&](Value* kk) {
@@ -306,14 +293,18 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
         });
       });
     }
+    return absl::OkStatus();
   };
-  EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.pack_b",
-              [&](Value* bt) {
-    EmitForLoop(b, b.getInt64(0), b.getInt64(n / nr), "gemm.pack_b.q",
-                [&](Value* q) { panel(bt, q, false); });
-    if (n % nr != 0) panel(bt, b.getInt64(n / nr), true);
-  });
-  if (p.groups != DepthGroups::kS8Quads || !err.status.ok()) return err.status;
+  RETURN_IF_ERROR(EmitForLoop(
+      b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.pack_b",
+      [&](Value* bt) -> absl::Status {
+    RETURN_IF_ERROR(EmitForLoop(b, b.getInt64(0), b.getInt64(n / nr),
+                                "gemm.pack_b.q",
+                                [&](Value* q) { return panel(bt, q, false); }));
+    if (n % nr != 0) return panel(bt, b.getInt64(n / nr), true);
+    return absl::OkStatus();
+  }));
+  if (p.groups != DepthGroups::kS8Quads) return absl::OkStatus();
   // The column offsets, from the packed panels (zero past n and k).
   Value* offsets = b.CreateInBoundsGEP(b.getInt8Ty(), bp, b.getInt64(p.packed_b_bytes));
   llvm::Type* i32 = b.getInt32Ty();
@@ -334,7 +325,7 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
     b.CreateAlignedStore(b.CreateShl(b.CreateLoad(i32, sum), 7),
                          b.CreateInBoundsGEP(i32, offsets, col), llvm::Align(4));
   });
-  return err.status;
+  return absl::OkStatus();
 }
 
 // The prologue of a feature-major convolution: its kernel into rows of K at
@@ -343,22 +334,21 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
 absl::Status PackKernelRows(const LoopArgs& a, const GemmPlan& p, Value* ka) {
   llvm::IRBuilderBase& b = a.b;
   llvm::Type* elem = ComputeType(b.getContext(), p.type);
-  FirstError err;
-  EmitForLoop(b, b.getInt64(0), b.getInt64(KernelRows(p)), "gemm.pack_kernel",
-              [&](Value* i) {
-    EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.k), "gemm.pack_kernel.k",
-                [&](Value* kk) {
-      if (!err.status.ok()) return;
-      absl::StatusOr<Value*> v = ReadB(b, p, a, b.getInt64(0), kk, i);
-      if (!err.Take(v)) return;
+  return EmitForLoop(
+      b, b.getInt64(0), b.getInt64(KernelRows(p)), "gemm.pack_kernel",
+      [&](Value* i) {
+    return EmitForLoop(
+        b, b.getInt64(0), b.getInt64(p.dims.k), "gemm.pack_kernel.k",
+        [&](Value* kk) -> absl::Status {
+      ASSIGN_OR_RETURN(Value * v, ReadB(b, p, a, b.getInt64(0), kk, i));
       b.CreateAlignedStore(
-          *v,
+          v,
           b.CreateInBoundsGEP(
               elem, ka, b.CreateAdd(b.CreateMul(i, b.getInt64(p.dims.k)), kk)),
           llvm::Align(StorageBytes(p.type)));
+      return absl::OkStatus();
     });
   });
-  return err.status;
 }
 
 // The constant operand packed at compile time into `p.prepacked`, in the
@@ -474,7 +464,6 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   Value* slots = b.CreateInBoundsGEP(b.getInt8Ty(), a.scratch,
                                      b.getInt64(p.once_bytes));
   ElementalEmitter emitter(a.mc, b);
-  FirstError err;
   // A read in place when the plan allows it and the operand is in memory.
   const IrArray* lhs_array = a.ins != nullptr ? &(*a.ins)[p.site.lhs][0] : nullptr;
   const IrArray* direct_a = p.direct_a && !p.conv ? lhs_array : nullptr;
@@ -513,10 +502,10 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
   auto op_at = [&](Value* base, Value* offset) {
     return b.CreateInBoundsGEP(op_elem, base, offset);
   };
-  EmitForLoop(
+  return EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
       a.end ? a.end : b.getInt64(p.units()), "gemm.block",
-      [&](Value* u) {
+      [&](Value* u) -> absl::Status {
         Value* cg = b.CreateURem(u, b.getInt64(p.col_groups));
         Value* block = b.CreateUDiv(u, b.getInt64(p.col_groups));
         // A grouped convolution's unit (batch_in_unit) takes one block of
@@ -555,7 +544,7 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
         }
         // Product bt of the batch over the unit's rows and columns: its
         // depth slices, its tiles, then its epilogue.
-        auto product = [&](Value* bt) {
+        auto product = [&](Value* bt) -> absl::Status {
           // A convolution's feature group, its first input and output
           // features, and (feature-major) the input batch element.
           Value* image = nullptr;
@@ -576,7 +565,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               : p.conv->packed ? (p.conv->taps + p.conv->taps_per_slice - 1) /
                                      p.conv->taps_per_slice
                                : p.conv->taps * p.conv->chunks;
-          EmitForLoop(b, b.getInt64(0), b.getInt64(slices), "gemm.kslice", [&](Value* s) {
+          RETURN_IF_ERROR(EmitForLoop(
+              b, b.getInt64(0), b.getInt64(slices), "gemm.kslice",
+              [&](Value* s) -> absl::Status {
             Value* pc;
             Value* kc;
             Value* tap = nullptr;
@@ -652,8 +643,9 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
               return op_at(ap, b.CreateMul(r, kc));
             };
             if (direct_a == nullptr && conv_a == nullptr) {
-              EmitForLoop(b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
-                          "gemm.pack_a", [&](Value* r) {
+              RETURN_IF_ERROR(EmitForLoop(
+                  b, b.getInt64(0), b.CreateMul(panels, b.getInt64(t.mr)),
+                  "gemm.pack_a", [&](Value* r) -> absl::Status {
                 Value* row = clamped_row(r);
                 Value* dst = op_at(ap, b.CreateMul(r, kc));
                 // Depths up to k are read, the padding to k_pad is zero.
@@ -661,20 +653,23 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                                               : b.CreateBinaryIntrinsic(
                                                     llvm::Intrinsic::umin, kc,
                                                     b.CreateSub(b.getInt64(k), pc));
-                EmitForLoop(b, b.getInt64(0), kc_read, "gemm.pack_a.k", [&](Value* kk) {
-                  if (!err.status.ok()) return;
-                  absl::StatusOr<Value*> v = ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk));
-                  if (!err.Take(v)) return;
-                  b.CreateAlignedStore(ToPacked(b, p, *v, /*lhs=*/true), op_at(dst, kk),
+                RETURN_IF_ERROR(EmitForLoop(
+                    b, b.getInt64(0), kc_read, "gemm.pack_a.k",
+                    [&](Value* kk) -> absl::Status {
+                  ASSIGN_OR_RETURN(Value * v,
+                                   ReadA(b, p, a, bt, row, b.CreateAdd(pc, kk)));
+                  b.CreateAlignedStore(ToPacked(b, p, v, /*lhs=*/true), op_at(dst, kk),
                                        llvm::Align(op_bytes));
-                });
+                  return absl::OkStatus();
+                }));
                 if (p.k_pad != k) {
                   EmitForLoop(b, kc_read, kc, "gemm.pack_a.pad", [&](Value* kk) {
                     b.CreateAlignedStore(llvm::Constant::getNullValue(op_elem),
                                          op_at(dst, kk), llvm::Align(op_bytes));
                   });
                 }
-              });
+                return absl::OkStatus();
+              }));
             }
             // The tiles: each nr-panel of B against each mr-panel of A.
             EmitForLoop(b, q0, q1, "gemm.jr", [&](Value* jq) {
@@ -739,12 +734,12 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                 tiles(whole, panels, edge_kernel, edge_tiling.mr, "gemm.ir_edge");
               }
             });
-          });
+            return absl::OkStatus();
+          }));
           // The block's rows from their accumulators, through the epilogue.
-          EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
+          return EmitForLoop(b, b.getInt64(0), rows, "gemm.out", [&](Value* r) {
             Value* row = b.CreateAdd(i0, r);
-            EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) {
-              if (!err.status.ok()) return;
+            return EmitForLoop(b, j0, j1, "gemm.out.j", [&](Value* j) -> absl::Status {
               // A padded convolution's column past the output's sizes is
               // dropped.
               std::vector<Value*> position;
@@ -817,23 +812,22 @@ absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p) {
                     j);
                 o.shape = &out.shape();
               }
-              absl::StatusOr<Value*> v = EmitDotEpilogue(emitter, a, p.site, sum, o);
-              if (!err.Take(v)) return;
-              out.Write(b, o, *v);
+              ASSIGN_OR_RETURN(Value * v, EmitDotEpilogue(emitter, a, p.site, sum, o));
+              out.Write(b, o, v);
               if (next != nullptr) {
                 b.CreateBr(next);
                 b.SetInsertPoint(next);
               }
+              return absl::OkStatus();
             });
           });
         };
         if (p.batch_in_unit) {
-          EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.batch", product);
-        } else {
-          product(b.CreateUDiv(block, b.getInt64(p.blocks)));
+          return EmitForLoop(b, b.getInt64(0), b.getInt64(p.dims.batch), "gemm.batch",
+                             product);
         }
+        return product(b.CreateUDiv(block, b.getInt64(p.blocks)));
       });
-  return err.status;
 }
 
 // The depth groups of a product (GemmPlan::groups), on a target with the
