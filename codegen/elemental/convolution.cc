@@ -162,18 +162,15 @@ class ConvLoops {
     w_end = b_.CreateSelect(b_.CreateICmpSLT(w_end, b_.getInt64(w.size)), w_end,
                             b_.getInt64(w.size));
     w_end = b_.CreateSelect(fits, w_end, b_.getInt64(0));
-    absl::Status status;
     const std::string name = absl::StrCat("conv.window", axis);
-    EmitForLoop(b_, w_lo, w_end, name, [&](Value* wi) {
-      if (!status.ok()) return;
+    return EmitForLoop(b_, w_lo, w_end, name, [&](Value* wi) -> absl::Status {
       Value* p = b_.CreateAdd(
           start, b_.CreateMul(wi, b_.getInt64(w.window_dilation)));
       rhs.multi[a.rhs_dim] =
           w.reversal ? b_.CreateSub(b_.getInt64(w.size - 1), wi) : wi;
       if (w.base_dilation == 1) {
         lhs.multi[a.lhs_dim] = p;
-        status = Emit(axis + 1, starts, lhs, rhs, feature_base);
-        return;
+        return Emit(axis + 1, starts, lhs, rhs, feature_base);
       }
       // A position between two lhs-dilated elements is a hole.
       llvm::Function* f = b_.GetInsertBlock()->getParent();
@@ -184,11 +181,11 @@ class ConvLoops {
       b_.CreateCondBr(aligned, body, next);
       b_.SetInsertPoint(body);
       lhs.multi[a.lhs_dim] = DivConst(b_, p, w.base_dilation);
-      status = Emit(axis + 1, starts, lhs, rhs, feature_base);
+      RETURN_IF_ERROR(Emit(axis + 1, starts, lhs, rhs, feature_base));
       b_.CreateBr(next);
       b_.SetInsertPoint(next);
+      return absl::OkStatus();
     });
-    return status;
   }
 
  private:
@@ -199,22 +196,17 @@ class ConvLoops {
     const PrimitiveType lt = inst_.operand(0)->shape().element_type();
     const PrimitiveType rt = inst_.operand(1)->shape().element_type();
     llvm::Type* acc_type = acc_->getAllocatedType();
-    absl::Status status;
-    EmitForLoop(
+    return EmitForLoop(
         b_, b_.getInt64(0), b_.getInt64(plan_.kernel_input_features),
-        "conv.feature", [&](Value* z) {
+        "conv.feature", [&](Value* z) -> absl::Status {
           lhs.multi[dn.input_feature] = b_.CreateAdd(feature_base, z);
           rhs.multi[dn.kernel_input_feature] = z;
-          absl::StatusOr<Value*> x = GenerateAs(b_, lhs_gen_, lhs, lt, ct);
-          absl::StatusOr<Value*> y = GenerateAs(b_, rhs_gen_, rhs, rt, ct);
-          if (!x.ok() || !y.ok()) {
-            status = x.ok() ? y.status() : x.status();
-            return;
-          }
+          ASSIGN_OR_RETURN(Value * x, GenerateAs(b_, lhs_gen_, lhs, lt, ct));
+          ASSIGN_OR_RETURN(Value * y, GenerateAs(b_, rhs_gen_, rhs, rt, ct));
           Value* sum = b_.CreateLoad(acc_type, acc_);
-          b_.CreateStore(EmitMultiplyAdd(b_, sum, *x, *y, ct), acc_);
+          b_.CreateStore(EmitMultiplyAdd(b_, sum, x, y, ct), acc_);
+          return absl::OkStatus();
         });
-    return status;
   }
 
   llvm::IRBuilderBase& b_;

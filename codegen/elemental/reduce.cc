@@ -166,9 +166,9 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
                      InitAccumulators(*reduces[r], ops[r]));
     acc.push_back(std::move(a));
   }
-  absl::Status status;
-  EmitBoxLoop(b, extents, "reduce", [&](const std::vector<Value*>& counters) {
-    if (!status.ok()) return;
+  RETURN_IF_ERROR(EmitBoxLoop(
+      b, extents, "reduce",
+      [&](const std::vector<Value*>& counters) -> absl::Status {
     // One index for every reduce of the group, so that shared operand
     // generators (memoized per index) load each element once.
     Index i;
@@ -183,12 +183,12 @@ absl::StatusOr<std::vector<Value*>> ElementalEmitter::EmitReduceGroup(
       }
     }
     if (sorted.empty()) i = index;
-    if (at_element) status = at_element(i);
-    for (size_t r = 0; r < reduces.size() && status.ok(); ++r) {
-      status = Accumulate(*reduces[r], ops[r], acc[r], i);
+    if (at_element) RETURN_IF_ERROR(at_element(i));
+    for (size_t r = 0; r < reduces.size(); ++r) {
+      RETURN_IF_ERROR(Accumulate(*reduces[r], ops[r], acc[r], i));
     }
-  });
-  RETURN_IF_ERROR(status);
+    return absl::OkStatus();
+  }));
   std::vector<Value*> results;
   for (size_t r = 0; r < reduces.size(); ++r) {
     for (int k = 0; k < static_cast<int>(acc[r].size()); ++k) {
@@ -213,9 +213,9 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
                      self->InitAccumulators(inst, ops));
     std::vector<int64_t> extents;
     for (const WindowDim& w : window) extents.push_back(w.size);
-    absl::Status status;
-    EmitBoxLoop(b, extents, "window", [&](const std::vector<Value*>& w) {
-      if (!status.ok()) return;
+    RETURN_IF_ERROR(EmitBoxLoop(
+        b, extents, "window",
+        [&](const std::vector<Value*>& w) -> absl::Status {
       Value* valid = b.getTrue();
       Index i;
       i.shape = &in;
@@ -244,11 +244,11 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
       auto* done = llvm::BasicBlock::Create(b.getContext(), "window.next", f);
       b.CreateCondBr(valid, body, done);
       b.SetInsertPoint(body);
-      status = self->Accumulate(inst, ops, acc, i);
+      RETURN_IF_ERROR(self->Accumulate(inst, ops, acc, i));
       b.CreateBr(done);
       b.SetInsertPoint(done);
-    });
-    RETURN_IF_ERROR(status);
+      return absl::OkStatus();
+    }));
     return self->AccumulatorResult(inst, acc, leaf);
   });
 }
@@ -287,9 +287,8 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
         free_dims(rhs, dn.rhs_batch, dn.rhs_contracting);
     std::vector<int64_t> extents;
     for (int64_t d : dn.lhs_contracting) extents.push_back(lhs.dimensions(d));
-    absl::Status status;
-    EmitBoxLoop(b, extents, "dot", [&](const std::vector<Value*>& k) {
-      if (!status.ok()) return;
+    RETURN_IF_ERROR(EmitBoxLoop(
+        b, extents, "dot", [&](const std::vector<Value*>& k) -> absl::Status {
       Index li, ri;
       li.shape = &lhs;
       ri.shape = &rhs;
@@ -306,18 +305,14 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(
         li.multi[dn.lhs_contracting[j]] = k[j];
         ri.multi[dn.rhs_contracting[j]] = k[j];
       }
-      absl::StatusOr<Value*> x =
-          GenerateAs(b, ops[0][0], li, lhs.element_type(), ct);
-      absl::StatusOr<Value*> y =
-          GenerateAs(b, ops[1][0], ri, rhs.element_type(), ct);
-      if (!x.ok() || !y.ok()) {
-        status = x.ok() ? y.status() : x.status();
-        return;
-      }
+      ASSIGN_OR_RETURN(Value * x,
+                       GenerateAs(b, ops[0][0], li, lhs.element_type(), ct));
+      ASSIGN_OR_RETURN(Value * y,
+                       GenerateAs(b, ops[1][0], ri, rhs.element_type(), ct));
       Value* sum = b.CreateLoad(acc_type, acc);
-      b.CreateStore(EmitMultiplyAdd(b, sum, *x, *y, ct), acc);
-    });
-    RETURN_IF_ERROR(status);
+      b.CreateStore(EmitMultiplyAdd(b, sum, x, y, ct), acc);
+      return absl::OkStatus();
+    }));
     return EmitConvert(b, RoundToStorage(b, b.CreateLoad(acc_type, acc), ct),
                        ct, rt);
   });

@@ -2,6 +2,7 @@
 #include "codegen/emit/ir_array.h"
 
 #include "codegen/emit/ir_types.h"
+#include "compiler/support/status_macros.h"
 
 namespace aotc::codegen {
 
@@ -72,9 +73,10 @@ llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type,
   return entry.CreateAlloca(type, nullptr, name);
 }
 
-void EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
-                 const std::string& name,
-                 const std::function<void(llvm::Value*)>& body) {
+absl::Status EmitForLoop(
+    llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
+    const std::string& name,
+    const std::function<absl::Status(llvm::Value*)>& body) {
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Function* f = b.GetInsertBlock()->getParent();
   llvm::AllocaInst* iv = EntryAlloca(b, b.getInt64Ty(), name + ".iv");
@@ -87,10 +89,11 @@ void EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
   llvm::Value* i = b.CreateLoad(b.getInt64Ty(), iv, name);
   b.CreateCondBr(b.CreateICmpSLT(i, end), loop_body, exit);
   b.SetInsertPoint(loop_body);
-  body(i);
+  RETURN_IF_ERROR(body(i));
   b.CreateStore(b.CreateAdd(i, b.getInt64(1), "", true, true), iv);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
+  return absl::OkStatus();
 }
 
 absl::Status EmitWhileLoop(
@@ -135,10 +138,10 @@ absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
   return phi;
 }
 
-void EmitArrayLoop(llvm::IRBuilderBase& b, const Shape& shape,
-                   const std::string& name,
-                   const std::function<void(const Index&)>& body,
-                   llvm::Value* outer_begin, llvm::Value* outer_end) {
+absl::Status EmitArrayLoop(
+    llvm::IRBuilderBase& b, const Shape& shape, const std::string& name,
+    const std::function<absl::Status(const Index&)>& body,
+    llvm::Value* outer_begin, llvm::Value* outer_end) {
   const int rank = shape.rank();
   const std::vector<int64_t>& m2m = shape.layout().minor_to_major;
   Index index;
@@ -146,59 +149,55 @@ void EmitArrayLoop(llvm::IRBuilderBase& b, const Shape& shape,
   index.multi.assign(rank, b.getInt64(0));
   // Loop level k runs over dimension m2m[rank-1-k]; the linear offset is
   // accumulated as offset_k = offset_{k-1} * dim + i_k.
-  std::function<void(int, llvm::Value*)> level = [&](int k,
-                                                     llvm::Value* outer) {
+  std::function<absl::Status(int, llvm::Value*)> level =
+      [&](int k, llvm::Value* outer) -> absl::Status {
     if (k == rank) {
       index.linear = outer;
-      body(index);
-      return;
+      return body(index);
     }
     const int64_t dim = m2m[rank - 1 - k];
     const int64_t extent = shape.dimensions(dim);
     const bool chunk = k == 0 && outer_begin != nullptr;
     if (extent == 1 && !chunk) {
       index.multi[dim] = b.getInt64(0);
-      level(k + 1, outer);
-      return;
+      return level(k + 1, outer);
     }
-    EmitForLoop(b, chunk ? outer_begin : b.getInt64(0),
-                chunk ? outer_end : b.getInt64(extent),
-                name + "." + std::to_string(dim), [&](llvm::Value* i) {
-                  index.multi[dim] = i;
-                  llvm::Value* scaled =
-                      b.CreateMul(outer, b.getInt64(extent), "", true, true);
-                  level(k + 1, b.CreateAdd(scaled, i, "", true, true));
-                });
+    return EmitForLoop(
+        b, chunk ? outer_begin : b.getInt64(0),
+        chunk ? outer_end : b.getInt64(extent),
+        name + "." + std::to_string(dim), [&](llvm::Value* i) {
+          index.multi[dim] = i;
+          llvm::Value* scaled =
+              b.CreateMul(outer, b.getInt64(extent), "", true, true);
+          return level(k + 1, b.CreateAdd(scaled, i, "", true, true));
+        });
   };
-  if (shape.ElementCount() == 0) return;
-  level(0, b.getInt64(0));
+  if (shape.ElementCount() == 0) return absl::OkStatus();
+  return level(0, b.getInt64(0));
 }
 
-void EmitBoxLoop(
+absl::Status EmitBoxLoop(
     llvm::IRBuilderBase& b, const std::vector<int64_t>& extents,
     const std::string& name,
-    const std::function<void(const std::vector<llvm::Value*>&)>& body) {
+    const std::function<absl::Status(const std::vector<llvm::Value*>&)>&
+        body) {
   std::vector<llvm::Value*> counters(extents.size(), b.getInt64(0));
   for (int64_t e : extents) {
-    if (e == 0) return;
+    if (e == 0) return absl::OkStatus();
   }
-  std::function<void(size_t)> level = [&](size_t k) {
-    if (k == extents.size()) {
-      body(counters);
-      return;
-    }
+  std::function<absl::Status(size_t)> level = [&](size_t k) -> absl::Status {
+    if (k == extents.size()) return body(counters);
     if (extents[k] == 1) {
       counters[k] = b.getInt64(0);
-      level(k + 1);
-      return;
+      return level(k + 1);
     }
-    EmitForLoop(b, b.getInt64(0), b.getInt64(extents[k]),
-                name + "." + std::to_string(k), [&](llvm::Value* i) {
-                  counters[k] = i;
-                  level(k + 1);
-                });
+    return EmitForLoop(b, b.getInt64(0), b.getInt64(extents[k]),
+                       name + "." + std::to_string(k), [&](llvm::Value* i) {
+                         counters[k] = i;
+                         return level(k + 1);
+                       });
   };
-  level(0);
+  return level(0);
 }
 
 std::vector<llvm::Value*> UnflattenRowMajor(llvm::IRBuilderBase& b,

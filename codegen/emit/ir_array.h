@@ -15,10 +15,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/ir/shape.h"
+#include "compiler/support/check.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace aotc::codegen {
@@ -75,10 +78,26 @@ class IrArray {
 };
 
 // Emits `for (i = begin; i < end; ++i) body(i)` at the builder's insertion
-// point; the builder ends after the loop. `begin`/`end` are i64.
+// point; the builder ends after the loop. `begin`/`end` are i64. The first
+// error of body stops the emission and is returned (the IR is then
+// abandoned).
+absl::Status EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin,
+                         llvm::Value* end, const std::string& name,
+                         const std::function<absl::Status(llvm::Value*)>& body);
+
+// The same loop for a body that cannot fail (index arithmetic, loads and
+// stores): chosen when body returns void, so such loops need no status.
+template <typename Body>
+  requires std::is_void_v<std::invoke_result_t<Body&, llvm::Value*>>
 void EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* begin, llvm::Value* end,
-                 const std::string& name,
-                 const std::function<void(llvm::Value*)>& body);
+                 const std::string& name, Body&& body) {
+  const absl::Status status =
+      EmitForLoop(b, begin, end, name, [&](llvm::Value* i) {
+        body(i);
+        return absl::OkStatus();
+      });
+  AOTC_CHECK(status.ok(), "a loop body without status failed");
+}
 
 // Emits `while (cond()) body()` at the builder's insertion point; cond
 // returns an i1 and may add blocks of its own. The builder ends after the
@@ -99,18 +118,19 @@ absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
 // an Index whose multi-index and linear offset are both valid for `shape`.
 // With `outer_begin`/`outer_end` (i64, may be null), the outermost loop
 // runs over [outer_begin, outer_end) only: one chunk of a parallel loop.
-void EmitArrayLoop(llvm::IRBuilderBase& b, const Shape& shape,
-                   const std::string& name,
-                   const std::function<void(const Index&)>& body,
-                   llvm::Value* outer_begin = nullptr,
-                   llvm::Value* outer_end = nullptr);
+// The first error of body stops the emission and is returned.
+absl::Status EmitArrayLoop(
+    llvm::IRBuilderBase& b, const Shape& shape, const std::string& name,
+    const std::function<absl::Status(const Index&)>& body,
+    llvm::Value* outer_begin = nullptr, llvm::Value* outer_end = nullptr);
 
 // Emits loops over a box of `extents` in row-major order (dimension 0
-// outermost) and calls body with the i64 counters.
-void EmitBoxLoop(llvm::IRBuilderBase& b, const std::vector<int64_t>& extents,
-                 const std::string& name,
-                 const std::function<void(const std::vector<llvm::Value*>&)>&
-                     body);
+// outermost) and calls body with the i64 counters. The first error of body
+// stops the emission and is returned.
+absl::Status EmitBoxLoop(
+    llvm::IRBuilderBase& b, const std::vector<int64_t>& extents,
+    const std::string& name,
+    const std::function<absl::Status(const std::vector<llvm::Value*>&)>& body);
 
 // The coordinates of the i64 `flat` in a row-major box of `extents` (the
 // first coordinate slowest); `flat` must be inside the box.

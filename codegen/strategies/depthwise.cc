@@ -114,17 +114,17 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   int64_t positions = 1;
   for (int64_t e : d.pos_ext) positions *= e;
   ElementalEmitter emitter(a.mc, b);
-  absl::Status status;
-  EmitForLoop(
+  return EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
-      a.end ? a.end : b.getInt64(positions), "depthwise.pos", [&](Value* p) {
+      a.end ? a.end : b.getInt64(positions), "depthwise.pos",
+      [&](Value* p) -> absl::Status {
         const std::vector<Value*> pc = UnflattenRowMajor(b, p, d.pos_ext);
         b.CreateMemSet(acc, b.getInt8(0),
                        d.features * elem->getPrimitiveSizeInBits() / 8,
                        llvm::MaybeAlign(64));
-        EmitForLoop(b, b.getInt64(0), b.getInt64(d.taps), "depthwise.tap",
-                    [&](Value* t) {
-          if (!status.ok()) return;
+        RETURN_IF_ERROR(EmitForLoop(
+            b, b.getInt64(0), b.getInt64(d.taps), "depthwise.tap",
+            [&](Value* t) -> absl::Status {
           const std::vector<Value*> w = UnflattenRowMajor(b, t, d.kernel_ext);
           Index x_at, k_at;
           x_at.multi.resize(conv.operand(0)->shape().rank());
@@ -150,29 +150,27 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
           auto* next = llvm::BasicBlock::Create(b.getContext(), "depthwise.next", f);
           b.CreateCondBr(inside, body, next);
           b.SetInsertPoint(body);
-          EmitForLoop(b, b.getInt64(0), b.getInt64(d.features), "depthwise.c",
-                      [&](Value* c) {
-            if (!status.ok()) return;
+          RETURN_IF_ERROR(EmitForLoop(
+              b, b.getInt64(0), b.getInt64(d.features), "depthwise.c",
+              [&](Value* c) -> absl::Status {
             x_at.multi[d.dn.input_feature] = c;
             k_at.multi[d.dn.kernel_output_feature] = c;
-            absl::StatusOr<Value*> x = input(x_at);
-            absl::StatusOr<Value*> k = kernel(k_at);
-            if (!x.ok() || !k.ok()) {
-              status = x.ok() ? k.status() : x.status();
-              return;
-            }
+            ASSIGN_OR_RETURN(Value * x, input(x_at));
+            ASSIGN_OR_RETURN(Value * k, kernel(k_at));
             Value* slot = acc_at(c);
             b.CreateStore(
-                EmitMultiplyAdd(b, b.CreateLoad(elem, slot), *x, *k, d.type),
+                EmitMultiplyAdd(b, b.CreateLoad(elem, slot), x, k, d.type),
                 slot);
-          });
+            return absl::OkStatus();
+          }));
           b.CreateBr(next);
           b.SetInsertPoint(next);
-        });
+          return absl::OkStatus();
+        }));
         // The epilogue: every feature of the position from its sum.
-        EmitForLoop(b, b.getInt64(0), b.getInt64(d.features), "depthwise.out",
-                    [&](Value* c) {
-          if (!status.ok()) return;
+        return EmitForLoop(
+            b, b.getInt64(0), b.getInt64(d.features), "depthwise.out",
+            [&](Value* c) -> absl::Status {
           Index o;
           o.multi.resize(out.shape().rank());
           o.multi[d.dn.output_batch] = pc[0];
@@ -180,17 +178,15 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
             o.multi[d.dn.output_spatial[i]] = pc[i + 1];
           }
           o.multi[d.dn.output_feature] = c;
-          absl::StatusOr<Value*> v = EmitDotEpilogue(
-              emitter, a, d.site, SumToResult(b, b.CreateLoad(elem, acc_at(c)), d, a.inst),
-              o);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
-          out.Write(b, o, *v);
+          ASSIGN_OR_RETURN(
+              Value * v,
+              EmitDotEpilogue(
+                  emitter, a, d.site,
+                  SumToResult(b, b.CreateLoad(elem, acc_at(c)), d, a.inst), o));
+          out.Write(b, o, v);
+          return absl::OkStatus();
         });
       });
-  return status;
 }
 
 // A feature-major depthwise convolution: rows along output spatial
@@ -277,10 +273,9 @@ class RowEmitter {
 
   absl::Status Emit(Index& o, Index& x_at, Index& k_at) {
     // The row's kernel taps, converted once.
-    absl::Status status;
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(d_.taps), "depthwise.k",
-                [&](Value* t) {
-      if (!status.ok()) return;
+    RETURN_IF_ERROR(EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(d_.taps), "depthwise.k",
+        [&](Value* t) -> absl::Status {
       const std::vector<Value*> w = UnflattenRowMajor(b_, t, d_.kernel_ext);
       for (size_t i = 0; i < d_.window.size(); ++i) {
         k_at.multi[d_.dn.kernel_spatial[i]] =
@@ -288,14 +283,10 @@ class RowEmitter {
                 ? b_.CreateSub(b_.getInt64(d_.kernel_ext[i] - 1), w[i])
                 : w[i];
       }
-      absl::StatusOr<Value*> k = a_.ops[d_.site.rhs][0](k_at);
-      if (!k.ok()) {
-        status = k.status();
-        return;
-      }
-      b_.CreateStore(*k, At(taps_type_, k_, t));
-    });
-    RETURN_IF_ERROR(status);
+      ASSIGN_OR_RETURN(Value * k, a_.ops[d_.site.rhs][0](k_at));
+      b_.CreateStore(k, At(taps_type_, k_, t));
+      return absl::OkStatus();
+    }));
     b_.CreateMemSet(acc_, b_.getInt8(0),
                     r_.row * sum_type_->getPrimitiveSizeInBits() / 8,
                     llvm::MaybeAlign(64));
@@ -308,29 +299,27 @@ class RowEmitter {
     // retire).
     ElementalEmitter emitter(a_.mc, b_);
     auto epilogue = [&](int64_t from, int64_t to, bool tail) {
-      EmitForLoop(b_, b_.getInt64(from), b_.getInt64(to), "depthwise.out",
-                  [&](Value* x) {
-        if (!status.ok()) return;
+      return EmitForLoop(
+          b_, b_.getInt64(from), b_.getInt64(to), "depthwise.out",
+          [&](Value* x) -> absl::Status {
         o.multi[d_.dn.output_spatial[r_.w_axis]] = x;
         Value* slot =
             tail ? At(tail_type_, tail_,
                       b_.CreateSub(x, b_.getInt64(r_.vec_hi - r_.lanes)))
                  : At(row_type_, acc_, x);
         Value* sum = b_.CreateLoad(sum_type_, slot);
-        absl::StatusOr<Value*> v = EmitDotEpilogue(
-            emitter, a_, d_.site, SumToResult(b_, sum, d_, a_.inst), o);
-        if (!v.ok()) {
-          status = v.status();
-          return;
-        }
-        a_.out[0].Write(b_, o, *v);
+        ASSIGN_OR_RETURN(
+            Value * v,
+            EmitDotEpilogue(emitter, a_, d_.site,
+                            SumToResult(b_, sum, d_, a_.inst), o));
+        a_.out[0].Write(b_, o, v);
+        return absl::OkStatus();
       });
     };
-    epilogue(0, r_.vec_lo, false);
-    epilogue(r_.vec_lo, r_.TailFrom(), false);
-    epilogue(r_.TailFrom(), r_.vec_hi, true);
-    epilogue(r_.vec_hi, r_.row, false);
-    return status;
+    RETURN_IF_ERROR(epilogue(0, r_.vec_lo, false));
+    RETURN_IF_ERROR(epilogue(r_.vec_lo, r_.TailFrom(), false));
+    RETURN_IF_ERROR(epilogue(r_.TailFrom(), r_.vec_hi, true));
+    return epilogue(r_.vec_hi, r_.row, false);
   }
 
  private:
@@ -343,10 +332,9 @@ class RowEmitter {
   absl::Status EmitTaps(const Index& o, Index& x_at, const std::string& name,
                         const std::function<absl::Status(
                             Value*, const std::vector<Value*>&)>& body) {
-    absl::Status status;
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(d_.taps), name,
-                [&](Value* t) {
-      if (!status.ok()) return;
+    return EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(d_.taps), name,
+        [&](Value* t) -> absl::Status {
       const std::vector<Value*> w = UnflattenRowMajor(b_, t, d_.kernel_ext);
       Value* inside = b_.getTrue();
       for (size_t i = 0; i < d_.window.size(); ++i) {
@@ -366,11 +354,11 @@ class RowEmitter {
       auto* next = llvm::BasicBlock::Create(b_.getContext(), name + ".next", f);
       b_.CreateCondBr(inside, in, next);
       b_.SetInsertPoint(in);
-      status = body(t, w);
+      RETURN_IF_ERROR(body(t, w));
       b_.CreateBr(next);
       b_.SetInsertPoint(next);
+      return absl::OkStatus();
     });
-    return status;
   }
 
   // The input position along W of output x at W tap w_W.
@@ -391,25 +379,20 @@ class RowEmitter {
                     [&](Value* t, const std::vector<Value*>& w) {
       auto [lo, hi] = InsideInterval(b_, r_, w[r_.w_axis]);
       Value* k = b_.CreateLoad(sum_type_, At(taps_type_, k_, t));
-      absl::Status status;
       auto range = [&](Value* from, Value* to) {
-        EmitForLoop(b_, from, to, "depthwise.x", [&](Value* x) {
-          if (!status.ok()) return;
+        return EmitForLoop(
+            b_, from, to, "depthwise.x", [&](Value* x) -> absl::Status {
           x_at.multi[d_.dn.input_spatial[r_.w_axis]] = InputX(x, w[r_.w_axis]);
-          absl::StatusOr<Value*> v = input(x_at);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
+          ASSIGN_OR_RETURN(Value * v, input(x_at));
           Value* slot = At(row_type_, acc_, x);
           b_.CreateStore(EmitMultiplyAdd(b_, b_.CreateLoad(sum_type_, slot),
-                                         *v, k, d_.type),
+                                         v, k, d_.type),
                          slot);
+          return absl::OkStatus();
         });
       };
-      range(lo, Min(b_, hi, b_.getInt64(r_.vec_lo)));
-      range(Max(b_, lo, b_.getInt64(r_.vec_hi)), hi);
-      return status;
+      RETURN_IF_ERROR(range(lo, Min(b_, hi, b_.getInt64(r_.vec_lo))));
+      return range(Max(b_, lo, b_.getInt64(r_.vec_hi)), hi);
     });
   }
 
@@ -460,10 +443,9 @@ class RowEmitter {
       }
       return xs;
     };
-    absl::Status status;
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(CeilDiv(count, group)),
-                "depthwise.vec", [&](Value* g) {
-      if (!status.ok()) return;
+    return EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(CeilDiv(count, group)),
+        "depthwise.vec", [&](Value* g) -> absl::Status {
       // Vector j of the group starts at x0[j]; the last ones of the row
       // end at vec_hi, overlapping (or repeating) vectors before them, and
       // are stored to the tail.
@@ -480,7 +462,7 @@ class RowEmitter {
                                      At(row_type_, acc_, x0.back())));
         b_.CreateStore(llvm::Constant::getNullValue(vec_type), sums[j]);
       }
-      status = EmitTaps(o, x_at, "depthwise.vtap",
+      RETURN_IF_ERROR(EmitTaps(o, x_at, "depthwise.vtap",
                         [&](Value* t, const std::vector<Value*>& w)
                             -> absl::Status {
         Value* k = b_.CreateVectorSplat(
@@ -492,14 +474,14 @@ class RowEmitter {
                          sums[j]);
         }
         return absl::OkStatus();
-      });
+      }));
       for (int64_t j = 0; j < group; ++j) {
         b_.CreateAlignedStore(
             b_.CreateLoad(vec_type, sums[j]), to[j],
             llvm::Align(sum_type_->getPrimitiveSizeInBits() / 8));
       }
+      return absl::OkStatus();
     });
-    return status;
   }
 
   const LoopArgs& a_;
@@ -522,11 +504,9 @@ absl::Status EmitDepthwiseRows(const LoopArgs& a, const DepthwiseRows& r) {
   int64_t rows = 1;
   for (int64_t e : r.row_ext) rows *= e;
   RowEmitter emitter(a, r);
-  absl::Status status;
-  EmitForLoop(
+  return EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0), a.end ? a.end : b.getInt64(rows),
-      "depthwise.row", [&](Value* row) {
-        if (!status.ok()) return;
+      "depthwise.row", [&](Value* row) -> absl::Status {
         Index o, x_at, k_at;
         o.multi.resize(a.out[0].shape().rank());
         const std::vector<Value*> rc = UnflattenRowMajor(b, row, r.row_ext);
@@ -543,9 +523,8 @@ absl::Status EmitDepthwiseRows(const LoopArgs& a, const DepthwiseRows& r) {
                 : b.CreateUDiv(feature, b.getInt64(d.multiplier));
         k_at.multi[d.dn.kernel_input_feature] = b.getInt64(0);
         k_at.multi[d.dn.kernel_output_feature] = feature;
-        status = emitter.Emit(o, x_at, k_at);
+        return emitter.Emit(o, x_at, k_at);
       });
-  return status;
 }
 
 // A plan whose parallel loop runs over `count` units of `work` each.

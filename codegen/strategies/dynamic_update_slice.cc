@@ -17,7 +17,6 @@ absl::Status EmitDynamicUpdateSlice(const LoopArgs& a) {
   llvm::IRBuilderBase& b = a.b;
   const IrArray& out = a.out[0];
   const Shape& update = a.inst.operand(1)->shape();
-  absl::Status status;
   // The output starts as the operand; in place it already is.
   llvm::BasicBlock* done = nullptr;
   if (a.ins != nullptr) {
@@ -28,16 +27,12 @@ absl::Status EmitDynamicUpdateSlice(const LoopArgs& a) {
                    copy);
     b.SetInsertPoint(copy);
   }
-  EmitArrayLoop(b, out.shape(), a.inst.name(), [&](const Index& index) {
-    if (!status.ok()) return;
-    absl::StatusOr<Value*> v = a.ops[0][0](index);
-    if (!v.ok()) {
-      status = v.status();
-      return;
-    }
-    out.Write(b, index, *v);
-  });
-  RETURN_IF_ERROR(status);
+  RETURN_IF_ERROR(EmitArrayLoop(
+      b, out.shape(), a.inst.name(), [&](const Index& index) -> absl::Status {
+        ASSIGN_OR_RETURN(Value * v, a.ops[0][0](index));
+        out.Write(b, index, v);
+        return absl::OkStatus();
+      }));
   if (done != nullptr) {
     b.CreateBr(done);
     b.SetInsertPoint(done);
@@ -47,25 +42,21 @@ absl::Status EmitDynamicUpdateSlice(const LoopArgs& a) {
   ASSIGN_OR_RETURN(
       std::vector<Value*> starts,
       elemental.ClampedStarts(a.inst, a.ops, 2, update.dimensions()));
-  EmitBoxLoop(b, update.dimensions(), a.inst.name() + ".update",
-              [&](const std::vector<Value*>& at) {
-                if (!status.ok()) return;
-                Index u;
-                u.shape = &update;
-                u.multi = at;
-                absl::StatusOr<Value*> v = a.ops[1][0](u);
-                if (!v.ok()) {
-                  status = v.status();
-                  return;
-                }
-                Index o;
-                o.shape = &out.shape();
-                for (size_t d = 0; d < at.size(); ++d) {
-                  o.multi.push_back(b.CreateAdd(starts[d], at[d]));
-                }
-                out.Write(b, o, *v);
-              });
-  return status;
+  return EmitBoxLoop(
+      b, update.dimensions(), a.inst.name() + ".update",
+      [&](const std::vector<Value*>& at) -> absl::Status {
+        Index u;
+        u.shape = &update;
+        u.multi = at;
+        ASSIGN_OR_RETURN(Value * v, a.ops[1][0](u));
+        Index o;
+        o.shape = &out.shape();
+        for (size_t d = 0; d < at.size(); ++d) {
+          o.multi.push_back(b.CreateAdd(starts[d], at[d]));
+        }
+        out.Write(b, o, v);
+        return absl::OkStatus();
+      });
 }
 
 }  // namespace

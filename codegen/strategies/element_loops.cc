@@ -68,23 +68,17 @@ std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
   plan.work_per_element = WorkPerElement(inst);
   plan.emit = [](const LoopArgs& a) -> absl::Status {
     ElementalEmitter emitter(a.mc, a.b);
-    absl::Status status;
-    EmitArrayLoop(
+    return EmitArrayLoop(
         a.b, a.out[0].shape(), a.inst.name(),
-        [&](const Index& index) {
-          if (!status.ok()) return;
-          absl::StatusOr<std::vector<Value*>> values =
-              emitter.EmitReduce(a.inst, a.ops, index);
-          if (!values.ok()) {
-            status = values.status();
-            return;
-          }
+        [&](const Index& index) -> absl::Status {
+          ASSIGN_OR_RETURN(std::vector<Value*> values,
+                           emitter.EmitReduce(a.inst, a.ops, index));
           for (size_t k = 0; k < a.out.size(); ++k) {
-            a.out[k].Write(a.b, index, (*values)[k]);
+            a.out[k].Write(a.b, index, values[k]);
           }
+          return absl::OkStatus();
         },
         a.begin, a.end);
-    return status;
   };
   return plan;
 }
@@ -117,24 +111,19 @@ std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
     ElementalEmitter emitter(a.mc, a.b);
     ASSIGN_OR_RETURN(LeafGenerators leaves,
                      emitter.MakeGenerators(a.inst, a.ops));
-    absl::Status status;
-    for (size_t k = 0; k < a.out.size() && status.ok(); ++k) {
+    for (size_t k = 0; k < a.out.size(); ++k) {
       const IrArray& array = a.out[k];
       const Generator& g = leaves[k];
-      EmitArrayLoop(
+      RETURN_IF_ERROR(EmitArrayLoop(
           a.b, array.shape(), a.inst.name(),
-          [&](const Index& index) {
-            if (!status.ok()) return;
-            absl::StatusOr<Value*> v = g(index);
-            if (!v.ok()) {
-              status = v.status();
-              return;
-            }
-            array.Write(a.b, index, *v);
+          [&](const Index& index) -> absl::Status {
+            ASSIGN_OR_RETURN(Value * v, g(index));
+            array.Write(a.b, index, v);
+            return absl::OkStatus();
           },
-          a.begin, a.end);
+          a.begin, a.end));
     }
-    return status;
+    return absl::OkStatus();
   };
   return plan;
 }

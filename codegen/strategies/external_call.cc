@@ -203,18 +203,13 @@ std::optional<StrategyPlan> PlanExternalCall(const Instruction& inst) {
                                        b.getInt64(scratch_offset)),
                    &constrained);
       scratch_offset += AlignUp(constrained.ByteSize());
-      absl::Status status;
-      EmitArrayLoop(b, constrained, absl::StrCat(a.inst.name(), ".relayout"),
-                    [&](const Index& index) {
-                      if (!status.ok()) return;
-                      absl::StatusOr<Value*> v = a.ops[k][0](index);
-                      if (!v.ok()) {
-                        status = v.status();
-                        return;
-                      }
-                      copy.Write(b, index, *v);
-                    });
-      RETURN_IF_ERROR(status);
+      RETURN_IF_ERROR(EmitArrayLoop(
+          b, constrained, absl::StrCat(a.inst.name(), ".relayout"),
+          [&](const Index& index) -> absl::Status {
+            ASSIGN_OR_RETURN(Value * v, a.ops[k][0](index));
+            copy.Write(b, index, v);
+            return absl::OkStatus();
+          }));
       inputs.push_back(copy);
     }
     Value* outputs_array = PointerArray(b, a.out, "outputs");

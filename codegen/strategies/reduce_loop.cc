@@ -91,58 +91,52 @@ absl::Status EmitReduceLoop(const LoopArgs& args, const ReduceLoop& loop) {
   Value* begin = args.begin;
   Value* end = args.end;
   ElementalEmitter emitter(mc, b);
-  absl::Status status;
   const Computation& fused = *inst.fused_computation();
   const Instruction* root = fused.root();
-  EmitArrayLoop(
+  return EmitArrayLoop(
       b, *loop.loop_shape, inst.name(),
-      [&](const Index& index) {
-        if (!status.ok()) return;
-        auto run = [&]() -> absl::Status {
-          ASSIGN_OR_RETURN(auto values,
-                           emitter.EmitComputationValues(fused, ops));
-          std::vector<std::vector<LeafGenerators>> reduce_ops;
-          for (const Instruction* r : loop.reduces) {
-            reduce_ops.push_back(
-                {values.at(r->operand(0)), values.at(r->operand(1))});
-          }
-          // Element outputs are computed before the reduces accumulate,
-          // in the same block, so a value both write and reduce is
-          // computed once (generators are memoized per index and block).
-          auto write_elements = [&](const Index& i) -> absl::Status {
-            for (int k : loop.element_outputs) {
-              ASSIGN_OR_RETURN(Value * v, values.at(root->operand(k))[0](i));
-              out[k].Write(b, i, v);
-            }
-            return absl::OkStatus();
-          };
-          ASSIGN_OR_RETURN(
-              std::vector<Value*> results,
-              emitter.EmitReduceGroup(loop.reduces, reduce_ops, index,
-                                      write_elements));
-          std::map<const Instruction*, LeafGenerators> overrides;
-          for (size_t k = 0; k < loop.reduces.size(); ++k) {
-            Generator own = values.at(loop.reduces[k])[0];
-            Value* v = results[k];
-            std::vector<Value*> at = index.multi;
-            overrides[loop.reduces[k]] = {
-                [own, v, at](const Index& i) -> absl::StatusOr<Value*> {
-                  if (i.multi == at) return v;
-                  return own(i);
-                }};
-          }
-          ASSIGN_OR_RETURN(LeafGenerators roots,
-                           emitter.EmitComputation(fused, ops, &overrides));
-          for (int k : loop.reduce_outputs) {
-            ASSIGN_OR_RETURN(Value * v, roots[k](index));
-            out[k].Write(b, index, v);
+      [&](const Index& index) -> absl::Status {
+        ASSIGN_OR_RETURN(auto values,
+                         emitter.EmitComputationValues(fused, ops));
+        std::vector<std::vector<LeafGenerators>> reduce_ops;
+        for (const Instruction* r : loop.reduces) {
+          reduce_ops.push_back(
+              {values.at(r->operand(0)), values.at(r->operand(1))});
+        }
+        // Element outputs are computed before the reduces accumulate,
+        // in the same block, so a value both write and reduce is
+        // computed once (generators are memoized per index and block).
+        auto write_elements = [&](const Index& i) -> absl::Status {
+          for (int k : loop.element_outputs) {
+            ASSIGN_OR_RETURN(Value * v, values.at(root->operand(k))[0](i));
+            out[k].Write(b, i, v);
           }
           return absl::OkStatus();
         };
-        status = run();
+        ASSIGN_OR_RETURN(
+            std::vector<Value*> results,
+            emitter.EmitReduceGroup(loop.reduces, reduce_ops, index,
+                                    write_elements));
+        std::map<const Instruction*, LeafGenerators> overrides;
+        for (size_t k = 0; k < loop.reduces.size(); ++k) {
+          Generator own = values.at(loop.reduces[k])[0];
+          Value* v = results[k];
+          std::vector<Value*> at = index.multi;
+          overrides[loop.reduces[k]] = {
+              [own, v, at](const Index& i) -> absl::StatusOr<Value*> {
+                if (i.multi == at) return v;
+                return own(i);
+              }};
+        }
+        ASSIGN_OR_RETURN(LeafGenerators roots,
+                         emitter.EmitComputation(fused, ops, &overrides));
+        for (int k : loop.reduce_outputs) {
+          ASSIGN_OR_RETURN(Value * v, roots[k](index));
+          out[k].Write(b, index, v);
+        }
+        return absl::OkStatus();
       },
       begin, end);
-  return status;
 }
 
 }  // namespace

@@ -58,59 +58,50 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
   };
 
   ElementalEmitter emitter(args.mc, b);
-  absl::Status status;
-  EmitForLoop(
+  return EmitForLoop(
       b, args.begin ? args.begin : b.getInt64(0),
-      args.end ? args.end : b.getInt64(m), "dot.i", [&](Value* i) {
-        if (!status.ok()) return;
+      args.end ? args.end : b.getInt64(m), "dot.i",
+      [&](Value* i) -> absl::Status {
         b.CreateMemSet(acc, b.getInt8(0), n * StorageBytes(t),
                        llvm::MaybeAlign(64));
-        EmitForLoop(b, b.getInt64(0), b.getInt64(k_extent), "dot.k",
-                    [&](Value* k) {
-          if (!status.ok()) return;
+        RETURN_IF_ERROR(EmitForLoop(
+            b, b.getInt64(0), b.getInt64(k_extent), "dot.k",
+            [&](Value* k) -> absl::Status {
           Index li;
           li.multi = {i, k};
-          absl::StatusOr<Value*> a = lhs(li);
-          if (!a.ok()) {
-            status = a.status();
-            return;
-          }
-          EmitForLoop(b, b.getInt64(0), b.getInt64(n), "dot.j", [&](Value* j) {
-            if (!status.ok()) return;
+          ASSIGN_OR_RETURN(Value * a, lhs(li));
+          return EmitForLoop(
+              b, b.getInt64(0), b.getInt64(n), "dot.j",
+              [&](Value* j) -> absl::Status {
             Index ri;
             ri.multi = {k, j};
             if (rhs_row_major) {
               ri.linear = b.CreateAdd(b.CreateMul(k, b.getInt64(n)), j);
               ri.shape = &rhs_shape;
             }
-            absl::StatusOr<Value*> x = rhs(ri);
-            if (!x.ok()) {
-              status = x.status();
-              return;
-            }
+            ASSIGN_OR_RETURN(Value * x, rhs(ri));
             Value* p = acc_at(j);
             b.CreateStore(b.CreateFAdd(b.CreateLoad(elem, p),
-                                       b.CreateFMul(*a, *x)),
+                                       b.CreateFMul(a, x)),
                           p);
+            return absl::OkStatus();
           });
-        });
+        }));
         // The epilogue: every element of the row from its accumulator.
-        EmitForLoop(b, b.getInt64(0), b.getInt64(n), "dot.out", [&](Value* j) {
-          if (!status.ok()) return;
+        return EmitForLoop(
+            b, b.getInt64(0), b.getInt64(n), "dot.out",
+            [&](Value* j) -> absl::Status {
           Index o;
           o.multi = {i, j};
           o.linear = b.CreateAdd(b.CreateMul(i, b.getInt64(n)), j);
           o.shape = &out.shape();
-          absl::StatusOr<Value*> v = EmitDotEpilogue(
-              emitter, args, rd, b.CreateLoad(elem, acc_at(j)), o);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
-          out.Write(b, o, *v);
+          ASSIGN_OR_RETURN(Value * v,
+                           EmitDotEpilogue(emitter, args, rd,
+                                           b.CreateLoad(elem, acc_at(j)), o));
+          out.Write(b, o, v);
+          return absl::OkStatus();
         });
       });
-  return status;
 }
 
 }  // namespace

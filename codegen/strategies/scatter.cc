@@ -303,20 +303,15 @@ class ScatterLoops {
     for (int64_t limit : plan_.start_limits) {
       if (limit < 0) return absl::OkStatus();
     }
-    absl::Status status;
-    EmitBoxLoop(b_, plan_.scatter_sizes, "scatter.update",
-                [&](const std::vector<Value*>& p) {
-                  if (status.ok()) status = Update(p);
-                });
-    return status;
+    return EmitBoxLoop(b_, plan_.scatter_sizes, "scatter.update",
+                       [&](const std::vector<Value*>& p) { return Update(p); });
   }
 
  private:
   // The outputs start as the operands. An output that buffer assignment
   // placed on its operand's bytes (in place) already holds them.
   absl::Status CopyOperands() {
-    absl::Status status;
-    for (int k = 0; k < plan_.n && status.ok(); ++k) {
+    for (int k = 0; k < plan_.n; ++k) {
       const IrArray& out = a_.out[k];
       const Generator& g = a_.ops[k][0];
       llvm::BasicBlock* done = nullptr;
@@ -328,21 +323,19 @@ class ScatterLoops {
                         done, copy);
         b_.SetInsertPoint(copy);
       }
-      EmitArrayLoop(b_, out.shape(), a_.inst.name(), [&](const Index& index) {
-        if (!status.ok()) return;
-        absl::StatusOr<Value*> v = g(index);
-        if (!v.ok()) {
-          status = v.status();
-          return;
-        }
-        out.Write(b_, index, *v);
-      });
+      RETURN_IF_ERROR(EmitArrayLoop(
+          b_, out.shape(), a_.inst.name(),
+          [&](const Index& index) -> absl::Status {
+            ASSIGN_OR_RETURN(Value * v, g(index));
+            out.Write(b_, index, v);
+            return absl::OkStatus();
+          }));
       if (done != nullptr) {
         b_.CreateBr(done);
         b_.SetInsertPoint(done);
       }
     }
-    return status;
+    return absl::OkStatus();
   }
 
   // The window of scatter position `p`, applied when it lies inside.
@@ -380,14 +373,12 @@ class ScatterLoops {
     auto* skip = llvm::BasicBlock::Create(b_.getContext(), "scatter.next", f);
     b_.CreateCondBr(inside, body, skip);
     b_.SetInsertPoint(body);
-    absl::Status status;
-    EmitBoxLoop(b_, plan_.window_sizes, "scatter.window",
-                [&](const std::vector<Value*>& w) {
-                  if (status.ok()) status = Combine(p, start, w);
-                });
+    RETURN_IF_ERROR(EmitBoxLoop(
+        b_, plan_.window_sizes, "scatter.window",
+        [&](const std::vector<Value*>& w) { return Combine(p, start, w); }));
     b_.CreateBr(skip);
     b_.SetInsertPoint(skip);
-    return status;
+    return absl::OkStatus();
   }
 
   // out_k[start + w] = to_apply(out_0[..].., upd_0[p, w]..)[k] for every

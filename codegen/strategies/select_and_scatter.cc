@@ -157,34 +157,27 @@ class SelectAndScatterLoops {
     }
     std::vector<int64_t> sizes;
     for (const WindowDim& w : window_) sizes.push_back(w.size);
-    absl::Status status;
-    EmitBoxLoop(b_, source_->dimensions(), "sas.source",
-                [&](const std::vector<Value*>& s) {
-                  if (!status.ok()) return;
-                  b_.CreateStore(b_.getFalse(), has_);
-                  EmitBoxLoop(b_, sizes, "sas.window",
-                              [&](const std::vector<Value*>& w) {
-                                if (status.ok()) status = Candidate(s, w);
-                              });
-                  if (status.ok()) status = Scatter(s);
-                });
-    return status;
+    return EmitBoxLoop(
+        b_, source_->dimensions(), "sas.source",
+        [&](const std::vector<Value*>& s) -> absl::Status {
+          b_.CreateStore(b_.getFalse(), has_);
+          RETURN_IF_ERROR(EmitBoxLoop(
+              b_, sizes, "sas.window",
+              [&](const std::vector<Value*>& w) { return Candidate(s, w); }));
+          return Scatter(s);
+        });
   }
 
  private:
   absl::Status FillWithInit() {
     const Shape& init = a_.inst.operand(2)->shape();
-    absl::Status status;
-    EmitArrayLoop(b_, out_.shape(), a_.inst.name(), [&](const Index& index) {
-      if (!status.ok()) return;
-      absl::StatusOr<Value*> v = a_.ops[2][0](ScalarIndex(init));
-      if (!v.ok()) {
-        status = v.status();
-        return;
-      }
-      out_.Write(b_, index, *v);
-    });
-    return status;
+    return EmitArrayLoop(
+        b_, out_.shape(), a_.inst.name(),
+        [&](const Index& index) -> absl::Status {
+          ASSIGN_OR_RETURN(Value * v, a_.ops[2][0](ScalarIndex(init)));
+          out_.Write(b_, index, v);
+          return absl::OkStatus();
+        });
   }
 
   // Window position `w` of source position `s`: when it lands on an operand

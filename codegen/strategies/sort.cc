@@ -92,19 +92,19 @@ class RowSorter {
   absl::Status InsertionSortRuns(const RowView& v) {
     const int64_t runs = (n_ + kSortRun - 1) / kSortRun;
     llvm::AllocaInst* j = Counter("sort.j");
-    absl::Status status;
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(runs), "sort.run", [&](Value* r) {
-      if (!status.ok()) return;
+    return EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(runs), "sort.run",
+        [&](Value* r) -> absl::Status {
       Value* lo = b_.CreateMul(r, b_.getInt64(kSortRun));
       Value* hi = b_.CreateBinaryIntrinsic(
           llvm::Intrinsic::smin, b_.CreateAdd(lo, b_.getInt64(kSortRun)),
           b_.getInt64(n_));
-      EmitForLoop(b_, b_.CreateAdd(lo, b_.getInt64(1)), hi, "sort.ins",
-                  [&](Value* i) {
-        if (!status.ok()) return;
+      return EmitForLoop(
+          b_, b_.CreateAdd(lo, b_.getInt64(1)), hi, "sort.ins",
+          [&](Value* i) -> absl::Status {
         const std::vector<Value*> x = Load(v, i);
         b_.CreateStore(i, j);
-        status = EmitWhileLoop(
+        RETURN_IF_ERROR(EmitWhileLoop(
             b_, "sort.shift",
             [&]() -> absl::StatusOr<Value*> {
               // j > lo && x < v[j - 1], the load only when j > lo.
@@ -120,11 +120,11 @@ class RowSorter {
               Store(v, jv, Load(v, prev));
               b_.CreateStore(prev, j);
               return absl::OkStatus();
-            });
-        if (status.ok()) Store(v, Get(j), x);
+            }));
+        Store(v, Get(j), x);
+        return absl::OkStatus();
       });
     });
-    return status;
   }
 
   // Merges the sorted runs [lo, lo + w) and [lo + w, lo + 2w) of `src` into
@@ -134,10 +134,9 @@ class RowSorter {
     llvm::AllocaInst* i = Counter("merge.i");
     llvm::AllocaInst* j = Counter("merge.j");
     llvm::AllocaInst* k = Counter("merge.k");
-    absl::Status status;
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(pairs), "merge.pair",
-                [&](Value* p) {
-      if (!status.ok()) return;
+    return EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(pairs), "merge.pair",
+        [&](Value* p) -> absl::Status {
       auto at_most_n = [&](Value* x) {
         return b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x,
                                         b_.getInt64(n_));
@@ -150,7 +149,7 @@ class RowSorter {
       b_.CreateStore(lo, k);
       // While both runs have elements: take the right one only when it is
       // strictly less. Then whichever run is left is copied as it is.
-      status = EmitWhileLoop(
+      RETURN_IF_ERROR(EmitWhileLoop(
           b_, "merge",
           [&]() -> absl::StatusOr<Value*> {
             return b_.CreateAnd(b_.CreateICmpSLT(Get(i), mid),
@@ -177,12 +176,11 @@ class RowSorter {
                 b_.CreateAdd(jv, b_.CreateZExt(take_right, b_.getInt64Ty())),
                 j);
             return absl::OkStatus();
-          });
-      if (!status.ok()) return;
+          }));
       CopyRest(src, dst, i, mid, k);
       CopyRest(src, dst, j, hi, k);
+      return absl::OkStatus();
     });
-    return status;
   }
 
   // dst[k++] = src[from++] while from < end (from and k are counters).
@@ -215,24 +213,18 @@ absl::Status EmitSort(const LoopArgs& a, int64_t dim) {
   llvm::IRBuilderBase& b = a.b;
   // Every operand copied into its output (the outermost coordinate in
   // [begin, end) only: this task's rows).
-  absl::Status status;
-  for (size_t k = 0; k < a.out.size() && status.ok(); ++k) {
+  for (size_t k = 0; k < a.out.size(); ++k) {
     const IrArray& out = a.out[k];
     const Generator& g = a.ops[k][0];
-    EmitArrayLoop(
+    RETURN_IF_ERROR(EmitArrayLoop(
         b, out.shape(), a.inst.name(),
-        [&](const Index& index) {
-          if (!status.ok()) return;
-          absl::StatusOr<Value*> v = g(index);
-          if (!v.ok()) {
-            status = v.status();
-            return;
-          }
-          out.Write(b, index, *v);
+        [&](const Index& index) -> absl::Status {
+          ASSIGN_OR_RETURN(Value * v, g(index));
+          out.Write(b, index, v);
+          return absl::OkStatus();
         },
-        a.begin, a.end);
+        a.begin, a.end));
   }
-  RETURN_IF_ERROR(status);
   const Shape& shape = a.out[0].shape();
   if (shape.dimensions(dim) < 2) return absl::OkStatus();
   // The rows: the outputs' shape with the sort dimension cut to 1.
@@ -249,18 +241,16 @@ absl::Status EmitSort(const LoopArgs& a, int64_t dim) {
     scratch_offset += AlignUp(o.shape().ByteSize());
   }
   RowSorter sorter(a, dim);
-  EmitArrayLoop(
+  return EmitArrayLoop(
       b, rows, absl::StrCat(a.inst.name(), ".row"),
       [&](const Index& index) {
-        if (!status.ok()) return;
         Index at;
         at.multi = index.multi;
         std::vector<Value*> offsets;
         for (const IrArray& o : a.out) offsets.push_back(o.Offset(b, at));
-        status = sorter.SortRow(offsets, out_view, scratch_view);
+        return sorter.SortRow(offsets, out_view, scratch_view);
       },
       a.begin, a.end);
-  return status;
 }
 
 }  // namespace

@@ -45,55 +45,47 @@ class RowSelector {
     if (k_ == 0) return absl::OkStatus();
     slot_ = EntryAlloca(b_, b_.getInt64Ty(), "topk.p");
     child_ = EntryAlloca(b_, b_.getInt64Ty(), "topk.c");
-    absl::Status status;
     // The first k elements, then arranged as a heap (bottom up).
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(k_), "topk.fill", [&](Value* s) {
-      if (!status.ok()) return;
-      absl::StatusOr<Value*> v = Input(s);
-      if (!v.ok()) {
-        status = v.status();
-        return;
-      }
-      Put(s, {*v, s});
-    });
-    RETURN_IF_ERROR(status);
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(k_ / 2), "topk.heapify",
-                [&](Value* q) {
-      if (!status.ok()) return;
-      status = SiftDown(b_.CreateSub(b_.getInt64(k_ / 2 - 1), q), b_.getInt64(k_));
-    });
-    RETURN_IF_ERROR(status);
+    RETURN_IF_ERROR(EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(k_), "topk.fill",
+        [&](Value* s) -> absl::Status {
+          ASSIGN_OR_RETURN(Value * v, Input(s));
+          Put(s, {v, s});
+          return absl::OkStatus();
+        }));
+    RETURN_IF_ERROR(EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(k_ / 2), "topk.heapify",
+        [&](Value* q) {
+          return SiftDown(b_.CreateSub(b_.getInt64(k_ / 2 - 1), q),
+                          b_.getInt64(k_));
+        }));
     // Every later element that comes before the top replaces it.
-    EmitForLoop(b_, b_.getInt64(k_), b_.getInt64(n_), "topk.scan", [&](Value* i) {
-      if (!status.ok()) return;
-      auto run = [&]() -> absl::Status {
-        ASSIGN_OR_RETURN(Value * v, Input(i));
-        const Element x{v, i};
-        ASSIGN_OR_RETURN(Value * better, Precedes(x, Get(b_.getInt64(0))));
-        llvm::LLVMContext& ctx = b_.getContext();
-        llvm::Function* f = b_.GetInsertBlock()->getParent();
-        auto* replace = llvm::BasicBlock::Create(ctx, "topk.replace", f);
-        auto* next = llvm::BasicBlock::Create(ctx, "topk.next", f);
-        b_.CreateCondBr(better, replace, next);
-        b_.SetInsertPoint(replace);
-        Put(b_.getInt64(0), x);
-        RETURN_IF_ERROR(SiftDown(b_.getInt64(0), b_.getInt64(k_)));
-        b_.CreateBr(next);
-        b_.SetInsertPoint(next);
-        return absl::OkStatus();
-      };
-      status = run();
-    });
-    RETURN_IF_ERROR(status);
+    RETURN_IF_ERROR(EmitForLoop(
+        b_, b_.getInt64(k_), b_.getInt64(n_), "topk.scan",
+        [&](Value* i) -> absl::Status {
+          ASSIGN_OR_RETURN(Value * v, Input(i));
+          const Element x{v, i};
+          ASSIGN_OR_RETURN(Value * better, Precedes(x, Get(b_.getInt64(0))));
+          llvm::LLVMContext& ctx = b_.getContext();
+          llvm::Function* f = b_.GetInsertBlock()->getParent();
+          auto* replace = llvm::BasicBlock::Create(ctx, "topk.replace", f);
+          auto* next = llvm::BasicBlock::Create(ctx, "topk.next", f);
+          b_.CreateCondBr(better, replace, next);
+          b_.SetInsertPoint(replace);
+          Put(b_.getInt64(0), x);
+          RETURN_IF_ERROR(SiftDown(b_.getInt64(0), b_.getInt64(k_)));
+          b_.CreateBr(next);
+          b_.SetInsertPoint(next);
+          return absl::OkStatus();
+        }));
     // Heapsort: the element that comes last moves to the end each time.
-    EmitForLoop(b_, b_.getInt64(0), b_.getInt64(k_ > 0 ? k_ - 1 : 0),
-                "topk.sort", [&](Value* q) {
-      if (!status.ok()) return;
-      Value* end = b_.CreateSub(b_.getInt64(k_ - 1), q);
-      Swap(b_.getInt64(0), end);
-      status = SiftDown(b_.getInt64(0), end);
-    });
-    return status;
+    return EmitForLoop(
+        b_, b_.getInt64(0), b_.getInt64(k_ > 0 ? k_ - 1 : 0), "topk.sort",
+        [&](Value* q) {
+          Value* end = b_.CreateSub(b_.getInt64(k_ - 1), q);
+          Swap(b_.getInt64(0), end);
+          return SiftDown(b_.getInt64(0), end);
+        });
   }
 
  private:
@@ -219,14 +211,10 @@ absl::Status EmitTopK(const LoopArgs& a, const TopKOrder& order) {
   const Shape rows = Shape::ArrayWithLayout(values.element_type(), row_dims,
                                             values.layout());
   RowSelector selector(a, order);
-  absl::Status status;
-  EmitArrayLoop(
+  return EmitArrayLoop(
       a.b, rows, absl::StrCat(a.inst.name(), ".row"),
-      [&](const Index& index) {
-        if (status.ok()) status = selector.SelectRow(index.multi);
-      },
+      [&](const Index& index) { return selector.SelectRow(index.multi); },
       a.begin, a.end);
-  return status;
 }
 
 // The order of a topk or TopK custom-call, or nullopt for anything else.

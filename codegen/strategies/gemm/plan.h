@@ -1,6 +1,8 @@
-// The plan the gemm strategy's emitters share (gemm.cc for dots,
-// microkernel.cc for the microkernel, conv.cc for the convolution
-// side): internal to those three files.
+// The plan the gemm strategy's files share: plan.cc makes it (PlanGemm),
+// gemm.cc emits the blocked loops from it, pack.cc (pack.h) packs the
+// operands, microkernel.cc builds the register-tiled microkernel and
+// conv.cc is the convolution side. Internal to those files; what the
+// strategy registry needs is in gemm.h.
 #ifndef AOTC_CODEGEN_STRATEGIES_GEMM_PLAN_H_
 #define AOTC_CODEGEN_STRATEGIES_GEMM_PLAN_H_
 
@@ -173,6 +175,20 @@ struct GemmPlan {
   std::optional<ConvGemm> conv;              // set for a convolution
   int64_t row_info_bytes = 0;  // a convolution's per-row origins in a slot
 };
+
+// The packed operands' element type: the sums' type, or with depth groups
+// the narrow one (bf16; s8, which A holds offset by 128 as u8) (plan.cc).
+PrimitiveType PackedType(const GemmPlan& p);
+
+// The rows of a feature-major convolution's packed kernel: every output
+// feature, each group's product taking group_outputs of them.
+inline int64_t KernelRows(const GemmPlan& p) {
+  return p.conv->groups * p.dims.m;
+}
+
+// The loops of the plan's units over [a.begin, a.end) (gemm.cc): each
+// unit's depth slices, its tiles on the microkernel, its epilogue.
+absl::Status EmitGemm(const LoopArgs& a, const GemmPlan& p);
 
 // The microkernel, one function per tile and element type:
 //   void kernel(ptr rows, ptr b, i64 ldb, i64 kc, ptr c, i64 ldc,
