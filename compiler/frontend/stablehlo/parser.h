@@ -129,6 +129,7 @@ class Parser {
   absl::StatusOr<std::unique_ptr<Module>> ParseModule();
 
  private:
+  friend struct OpBuild;
   friend struct OpBuilders;
 
   // --- Tokens and errors (stablehlo_parser.cc).
@@ -208,13 +209,9 @@ class Parser {
   // --- Operations (parse_ops.cc).
   absl::Status ParseGenericOp(Scope* scope, OpState* op);
   absl::Status ParsePrettyOp(Scope* scope, OpState* op);
+  // One operation, by its entry in the table of op_builders.h.
   absl::StatusOr<Instruction*> BuildOp(Scope* scope, OpState& op);
   absl::StatusOr<Instruction*> BuildWhile(Scope* scope, OpState& op);
-  // dot, gather, scatter, reduce, map, sort, windows, convolution
-  // (build_compound_ops.cc); nullptr for other names.
-  absl::StatusOr<Instruction*> BuildCompoundOp(Scope* scope, OpState& op,
-                                               std::string_view name,
-                                               const Shape& shape);
   absl::Status ParsePrettyWhile(Scope* scope, OpState* op);
   absl::StatusOr<Instruction*> BuildConditional(Scope* scope, OpState& op);
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
