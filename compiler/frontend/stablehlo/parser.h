@@ -28,6 +28,9 @@
 
 namespace aotc::shlo {
 
+struct DenseElement;
+struct DenseText;
+
 // Nesting limit of regions and of attribute values.
 inline constexpr int kMaxNesting = 64;
 // The largest tensor a splat literal (one element, or one element's hex
@@ -201,7 +204,18 @@ class Parser {
   absl::StatusOr<Attr> ParseAttrValue(int depth);
   absl::Status ParseAttrDict(std::vector<NamedAttr>* attrs, TokKind close,
                              int depth);
+  // dense<...> : tensor<...> (parse_literal.cc), in steps: the elements
+  // as tokens (one, or nested lists), the size checks once the type is
+  // known, then the bytes from a hex string or element by element.
   absl::StatusOr<Attr> ParseDense(int depth);
+  absl::Status ParseDenseElement(DenseText* d);
+  absl::Status ParseDenseLists(DenseText* d);
+  absl::Status CheckDenseSize(const DenseText& d, const Shape& shape,
+                              const Tok& type_tok) const;
+  absl::Status FillDenseHex(const DenseText& d, const Shape& shape,
+                            uint8_t* out) const;
+  absl::Status DenseElementBytes(const DenseElement& e, PrimitiveType type,
+                                 uint8_t* dst) const;
   absl::StatusOr<std::vector<int64_t>> ParseIntList();  // [1, 2]
   absl::StatusOr<int64_t> ParseInt();
   absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDims();
