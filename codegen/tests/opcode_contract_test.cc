@@ -1,7 +1,7 @@
 // The contract between opcode.def and the stages that rely on its
 // properties: every opcode marked V evaluates in the reference evaluator,
-// and every opcode marked G is accepted by code generation inside a fusion
-// (HasElementalForm and CheckSupported), each on a small instance.
+// and every opcode marked G compiles inside a fusion (HasElementalForm,
+// CheckSupported, then CompileModule at -O0), each on a small instance.
 //
 // Element-wise opcodes get an instance made from their arity and element
 // types; every other opcode needs one in kInstances, and an opcode with a
@@ -338,6 +338,15 @@ TEST(OpcodeContractTest, ElementFormOpcodesCompileInsideAFusion) {
     EXPECT_TRUE(codegen::HasElementalForm(*inst)) << OpcodeName(op);
     absl::Status supported = codegen::CheckSupported(**m);
     EXPECT_TRUE(supported.ok()) << OpcodeName(op) << ": " << supported;
+    if (!supported.ok()) continue;
+    codegen::CompileOptions options;
+    options.name = "m";
+    options.opt_level = 0;
+    options.compile_threads = 1;
+    absl::StatusOr<codegen::CompiledModel> compiled =
+        codegen::CompileModule(**m, options);
+    ASSERT_TRUE(compiled.ok()) << OpcodeName(op) << ": " << compiled.status();
+    EXPECT_FALSE(compiled->object.empty()) << OpcodeName(op);
   }
 }
 
