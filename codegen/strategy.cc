@@ -15,6 +15,7 @@
 #include "codegen/strategies/select_and_scatter.h"
 #include "codegen/strategies/sort.h"
 #include "codegen/strategies/top_k.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/ir/custom_call_targets.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
@@ -71,15 +72,8 @@ absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
 }
 
 bool HasElementalForm(const Instruction& inst) {
-  const Opcode op = inst.opcode();
-  if (!HasProperty(op, kPropElementalForm)) return false;
-  // A width-changing bitcast or bitcast-convert changes the number of
-  // elements: no element maps to one element of the operand.
-  if (op == Opcode::kBitcast || op == Opcode::kBitcastConvert) {
-    return BitWidth(inst.shape().element_type()) ==
-           BitWidth(inst.operand(0)->shape().element_type());
-  }
-  return true;
+  return HasProperty(inst.opcode(), kPropElementalForm) &&
+         !IsWidthChangingBitcast(inst);
 }
 
 }  // namespace aotc::codegen

@@ -13,7 +13,7 @@
 #include "codegen/emit/ir_types.h"
 #include "codegen/strategy.h"
 #include "compiler/analysis/buffer_assignment.h"
-#include "compiler/passes/transcendental_expander.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"

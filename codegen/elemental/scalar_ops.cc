@@ -494,7 +494,7 @@ Value* EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType from,
   if (IsInteger(from)) {
     const bool is_signed = IsSignedInt(from);
     if (IsInteger(to)) return b.CreateIntCast(v, to_type, is_signed);
-    if (to == PrimitiveType::kF16 || to == PrimitiveType::kBF16) {
+    if (IsHalfFloat(to)) {
       // Exact in double for |v| < 2^53; beyond that f16 overflows anyway.
       Value* d = is_signed ? b.CreateSIToFP(v, b.getDoubleTy())
                            : b.CreateUIToFP(v, b.getDoubleTy());
@@ -511,7 +511,7 @@ Value* EmitConvert(llvm::IRBuilderBase& b, Value* v, PrimitiveType from,
         is_signed ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
         {to_type, v->getType()}, {v});
   }
-  if (to == PrimitiveType::kF16 || to == PrimitiveType::kBF16) {
+  if (IsHalfFloat(to)) {
     Value* bits;
     if (v->getType()->isDoubleTy()) {
       bits = to == PrimitiveType::kF16 ? EmitDoubleToHalf(b, v)

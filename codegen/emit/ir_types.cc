@@ -13,26 +13,7 @@
 namespace aotc::codegen {
 
 bool IsCodegenType(PrimitiveType type) {
-  switch (type) {
-    case PrimitiveType::kPred:
-    case PrimitiveType::kS8:
-    case PrimitiveType::kS16:
-    case PrimitiveType::kS32:
-    case PrimitiveType::kS64:
-    case PrimitiveType::kU8:
-    case PrimitiveType::kU16:
-    case PrimitiveType::kU32:
-    case PrimitiveType::kU64:
-    case PrimitiveType::kF16:
-    case PrimitiveType::kBF16:
-    case PrimitiveType::kF32:
-    case PrimitiveType::kF64:
-    case PrimitiveType::kC64:
-    case PrimitiveType::kC128:
-      return true;
-    default:
-      return IsNarrowType(type);
-  }
+  return IsComputableType(type) || IsNarrowType(type);
 }
 
 bool IsCodegenLayoutExtension(const Shape& shape) {

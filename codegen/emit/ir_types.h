@@ -24,9 +24,10 @@
 
 namespace aotc::codegen {
 
-// True for the element types the code generator computes with: pred,
-// s2..s64, u2..u64, f16, bf16, f32, f64, c64, c128 and the 8-, 6- and 4-bit
-// floats.
+// True for the element types the code generator computes with: the
+// evaluator's computable types (IsComputableType) and, beyond them, the
+// narrow ones (s2, s4, u2, u4, the 8-, 6- and 4-bit floats), which compiled
+// code widens as the evaluator does.
 bool IsCodegenType(PrimitiveType type);
 
 // True when code generation handles the layout extension of `shape`: none,

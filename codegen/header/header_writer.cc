@@ -177,8 +177,7 @@ void WriteLeadingComment(const ModelSignature& sig,
       }
       out->append("\n");
       any_pred |= t.type == PrimitiveType::kPred;
-      any_half |=
-          t.type == PrimitiveType::kF16 || t.type == PrimitiveType::kBF16;
+      any_half |= IsHalfFloat(t.type);
       any_sub_byte |= IsSubByteInt(t.type);
       any_minifloat |= IsMinifloat(t.type);
       any_complex |= IsComplex(t.type);

@@ -5,7 +5,7 @@
 
 #include "codegen/elemental/elemental_emitter.h"
 #include "codegen/emit/ir_array.h"
-#include "compiler/passes/fusion.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/support/status_macros.h"
 
 namespace aotc::codegen {

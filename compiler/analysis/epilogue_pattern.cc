@@ -3,12 +3,18 @@
 
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/ir/module.h"
 #include "compiler/ir/native_type.h"
 
 namespace aotc {
@@ -88,51 +94,105 @@ bool IsPerFeature(const Instruction& other, int64_t feature) {
   return maps_feature;
 }
 
-// The value of `root` as a function of `x` alone (scalar constants aside),
-// at `at`; nullopt when some instruction between them reads anything else
-// or is not a scalar function this recognizes.
-std::optional<double> Evaluate(const Instruction* v, const Instruction* x,
-                               double at,
-                               std::map<const Instruction*, double>& memo) {
-  if (v == x) return at;
-  auto it = memo.find(v);
-  if (it != memo.end()) return it->second;
-  if (std::optional<double> c = ScalarConstant(*v)) return *c;
-  std::vector<double> a;
-  for (const Instruction* o : v->operands()) {
-    std::optional<double> value = Evaluate(o, x, at, memo);
-    if (!value.has_value()) return std::nullopt;
-    a.push_back(*value);
+// The sample points the activations are told apart at.
+constexpr double kSamples[] = {-3.1, -1.7, -0.9, -0.35, 0.2,
+                               0.8,  1.6,  3.3,  7.5};
+constexpr int64_t kSampleCount = std::size(kSamples);
+
+// Builds, in a module of its own, the function computing `root` from `x`
+// alone (scalar constants aside) on an f64 vector of the samples: each
+// element-wise instruction between them becomes the same instruction on
+// f64 (pred for comparisons) vectors, and broadcasts, reshapes, converts
+// and copies, which carry one value on, become that value (converted
+// between pred and f64 where the types differ). Records the
+// opcodes it passed through; returns false when an instruction reads
+// anything else or is none of these.
+class SampleFunction {
+ public:
+  explicit SampleFunction(const Instruction* x)
+      : x_(x), module_("epilogue"), comp_(nullptr) {
+    comp_ = module_.AddComputation(std::make_unique<Computation>("f"));
+    module_.set_entry(comp_);
+    auto p = Instruction::Create(Opcode::kParameter, "x", VectorOf(kF64), {});
+    p->mutable_attrs().parameter_number = 0;
+    samples_ = comp_->AddInstruction(std::move(p));
   }
-  std::optional<double> r;
-  switch (v->opcode()) {
-    case Opcode::kAdd: r = a[0] + a[1]; break;
-    case Opcode::kSubtract: r = a[0] - a[1]; break;
-    case Opcode::kMultiply: r = a[0] * a[1]; break;
-    case Opcode::kDivide: r = a[0] / a[1]; break;
-    case Opcode::kMaximum: r = std::max(a[0], a[1]); break;
-    case Opcode::kMinimum: r = std::min(a[0], a[1]); break;
-    case Opcode::kClamp: r = std::min(std::max(a[1], a[0]), a[2]); break;
-    case Opcode::kNegate: r = -a[0]; break;
-    case Opcode::kErf: r = std::erf(a[0]); break;
-    case Opcode::kTanh: r = std::tanh(a[0]); break;
-    case Opcode::kExp: r = std::exp(a[0]); break;
-    case Opcode::kLogistic: r = 1 / (1 + std::exp(-a[0])); break;
-    case Opcode::kPower: r = std::pow(a[0], a[1]); break;
-    case Opcode::kSqrt: r = std::sqrt(a[0]); break;
-    case Opcode::kRsqrt: r = 1 / std::sqrt(a[0]); break;
-    case Opcode::kConvert:
-    case Opcode::kBroadcast:
-    case Opcode::kReshape:
-    case Opcode::kCopy:
-      if (a.size() == 1) r = a[0];
-      break;
-    default:
-      break;
+
+  bool Build(const Instruction* root) {
+    Instruction* r = Translate(root);
+    if (r == nullptr) return false;
+    comp_->set_root(r);
+    return true;
   }
-  if (r.has_value()) memo[v] = *r;
-  return r;
-}
+
+  const Module& module() const { return module_; }
+  const std::set<Opcode>& opcodes() const { return opcodes_; }
+
+ private:
+  static constexpr PrimitiveType kF64 = PrimitiveType::kF64;
+
+  static Shape VectorOf(PrimitiveType type) {
+    return Shape::Array(type, {kSampleCount});
+  }
+
+  Instruction* Add(Opcode op, PrimitiveType type,
+                   std::vector<Instruction*> operands) {
+    return comp_->AddInstruction(Instruction::Create(
+        op, absl::StrCat("v", ++count_), VectorOf(type), std::move(operands)));
+  }
+
+  Instruction* Constant(double value) {
+    Literal literal(Shape::Scalar(kF64));
+    literal.Set<double>(0, value);
+    auto c = Instruction::Create(Opcode::kConstant, absl::StrCat("v", ++count_),
+                                 Shape::Scalar(kF64), {});
+    c->mutable_attrs().literal = std::move(literal);
+    Instruction* scalar = comp_->AddInstruction(std::move(c));
+    return Add(Opcode::kBroadcast, kF64, {scalar});
+  }
+
+  Instruction* Translate(const Instruction* v) {
+    if (v == x_) return samples_;
+    if (auto it = done_.find(v); it != done_.end()) return it->second;
+    if (std::optional<double> c = ScalarConstant(*v)) return Constant(*c);
+    const Opcode op = v->opcode();
+    const bool carries = op == Opcode::kBroadcast || op == Opcode::kReshape ||
+                         op == Opcode::kConvert || op == Opcode::kCopy;
+    const PrimitiveType type = v->shape().element_type();
+    if (!carries && (!IsElementwise(op) || !IsEvaluable(op) ||
+                     !(IsFloat(type) || type == PrimitiveType::kPred))) {
+      return nullptr;
+    }
+    if (carries && v->operand_count() != 1) return nullptr;
+    std::vector<Instruction*> operands;
+    for (const Instruction* o : v->operands()) {
+      Instruction* t = Translate(o);
+      if (t == nullptr) return nullptr;
+      operands.push_back(t);
+    }
+    opcodes_.insert(op);
+    const PrimitiveType to = type == PrimitiveType::kPred ? type : kF64;
+    Instruction* r;
+    if (!carries) {
+      r = Add(op, to, std::move(operands));
+      r->mutable_attrs() = v->attrs();
+    } else if (operands[0]->shape().element_type() == to) {
+      r = operands[0];
+    } else {
+      r = Add(Opcode::kConvert, to, std::move(operands));
+    }
+    done_[v] = r;
+    return r;
+  }
+
+  const Instruction* x_;
+  Module module_;
+  Computation* comp_;
+  Instruction* samples_;
+  std::map<const Instruction*, Instruction*> done_;
+  std::set<Opcode> opcodes_;
+  int count_ = 0;
+};
 
 struct Activation {
   const char* name;
@@ -159,7 +219,8 @@ const std::vector<Activation>& Activations() {
         {"gelu_tanh",
          [](double x) {
            return 0.5 * x *
-                  (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+                  (1 +
+                   std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
          },
          {Opcode::kTanh}},
         {"sigmoid", sigmoid, exp},
@@ -172,16 +233,22 @@ const std::vector<Activation>& Activations() {
 
 // The activation computing `root` from `x`, or "epilogue".
 std::string NameActivation(const Instruction* root, const Instruction* x) {
-  static const double kSamples[] = {-3.1, -1.7, -0.9, -0.35, 0.2, 0.8, 1.6, 3.3, 7.5};
-  std::vector<double> values;
-  std::set<Opcode> opcodes;
-  for (double at : kSamples) {
-    std::map<const Instruction*, double> memo;
-    std::optional<double> v = Evaluate(root, x, at, memo);
-    if (!v.has_value() || !std::isfinite(*v)) return "epilogue";
-    values.push_back(*v);
-    for (const auto& [inst, value] : memo) opcodes.insert(inst->opcode());
+  SampleFunction function(x);
+  if (!function.Build(root)) return "epilogue";
+  Literal samples(Shape::Array(PrimitiveType::kF64, {kSampleCount}));
+  for (int64_t i = 0; i < kSampleCount; ++i) {
+    samples.Set<double>(i, kSamples[i]);
   }
+  absl::StatusOr<Literal> result =
+      EvaluateModule(function.module(), {std::move(samples)});
+  if (!result.ok()) return "epilogue";
+  std::vector<double> values;
+  for (int64_t i = 0; i < kSampleCount; ++i) {
+    const double v = result->Get<double>(i);
+    if (!std::isfinite(v)) return "epilogue";
+    values.push_back(v);
+  }
+  const std::set<Opcode>& opcodes = function.opcodes();
   for (const Activation& a : Activations()) {
     bool all = false;
     for (Opcode op : a.needs) all = all || opcodes.count(op) > 0;
@@ -204,8 +271,8 @@ std::string DescribeProductEpilogue(const Computation& fused) {
     product = inst.get();
   }
   if (product == nullptr) return "";
-  std::vector<std::string> parts = {
-      product->opcode() == Opcode::kDot ? "dot" : "conv"};
+  std::vector<std::string> parts = {product->opcode() == Opcode::kDot ? "dot"
+                                                                      : "conv"};
   const int64_t feature = FeatureDimension(*product);
   std::map<const Instruction*, bool> depends;
   // The linear layers: the product's value through adds and multiplies by

@@ -9,8 +9,10 @@
 // `scale` (a multiply by such a broadcast), `residual` (an add of anything
 // else). The first value with several users, or the first other
 // instruction, is the activation's input x; everything from x to the root
-// must then depend on x and scalar constants only, and is identified by
-// evaluating it at sample points against the activations real models use:
+// must then depend on x and scalar constants only, through element-wise
+// instructions, and is identified by evaluating it (with the reference
+// evaluator, in f64) at sample points against the activations real models
+// use:
 // relu, relu6, gelu_erf (x * 0.5 * (1 + erf(x / sqrt 2))), gelu_tanh (with
 // x*x*x or power(x, 3), and constants rounded to bf16 matched within 2e-3),
 // sigmoid (logistic or 1 / (1 + exp(-x))), silu (x * sigmoid(x)) and tanh.

@@ -20,12 +20,7 @@
 namespace aotc::eval {
 namespace {
 
-bool IsOracleFloat(PrimitiveType t) {
-  return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
-         t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
-}
-
-// Element i of a float array (IsOracleFloat) as a double.
+// Element i of a float array (IsRealFloat) as a double.
 double GetD(const Literal& lit, int64_t i) {
   switch (lit.shape().element_type()) {
     case PrimitiveType::kF16:
@@ -84,7 +79,7 @@ std::optional<Literal> Elementwise(Operands operands,
   for (size_t k = 0; k < arity; ++k) {
     const PrimitiveType t = operands[k]->shape().element_type();
     if (!operands[k]->shape().IsArray() || operands[k]->element_count() != n ||
-        (!IsOracleFloat(t) && t != PrimitiveType::kPred)) {
+        (!IsRealFloat(t) && t != PrimitiveType::kPred)) {
       return std::nullopt;
     }
   }
@@ -162,7 +157,7 @@ bool IsFloatAddReduce(const Instruction& inst) {
   const PrimitiveType t = root->shape().element_type();
   if (!root->shape().IsArray() ||
       (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) ||
-      !IsOracleFloat(inst.shape().element_type())) {
+      !IsRealFloat(inst.shape().element_type())) {
     return false;
   }
   const Instruction* a = root->operand(0);
@@ -256,12 +251,12 @@ std::optional<Literal> PropagateBound(const Instruction& inst,
     return *bounds[0];
   }
   if (!value.shape().IsArray() ||
-      !IsOracleFloat(value.shape().element_type())) {
+      !IsRealFloat(value.shape().element_type())) {
     return std::nullopt;
   }
   if (op == Opcode::kCopy || op == Opcode::kNegate || op == Opcode::kAbs ||
       (op == Opcode::kConvert &&
-       IsOracleFloat(operands[0]->shape().element_type()))) {
+       IsRealFloat(operands[0]->shape().element_type()))) {
     return Elementwise(
         operands, bounds, value,
         [](const double*, const double* e, double) { return e[0]; });
@@ -329,7 +324,7 @@ std::vector<Literal> BoundLeaves(const Literal& value, const Literal* bound) {
     Literal b(
         Shape::Array(PrimitiveType::kF64, leaves[k]->shape().dimensions()));
     if (k < bound_leaves.size() &&
-        IsOracleFloat(bound_leaves[k]->shape().element_type())) {
+        IsRealFloat(bound_leaves[k]->shape().element_type())) {
       auto data = b.mutable_data<double>();
       for (int64_t i = 0; i < b.element_count(); ++i) {
         data[i] = GetD(*bound_leaves[k], i);

@@ -53,7 +53,8 @@ uint32_t SignBit(const MinifloatFormat& f) {
   return f.has_sign ? uint32_t{1} << (f.exponent_bits + f.mantissa_bits) : 0;
 }
 
-// Exponent and mantissa bits of the largest finite magnitude.
+}  // namespace
+
 uint32_t MaxFiniteMagnitude(const MinifloatFormat& f) {
   uint32_t all_ones = Mask(f.exponent_bits + f.mantissa_bits);
   switch (f.nan) {
@@ -68,6 +69,8 @@ uint32_t MaxFiniteMagnitude(const MinifloatFormat& f) {
   }
   return all_ones;
 }
+
+namespace {
 
 uint8_t NanBits(const MinifloatFormat& f, bool negative) {
   uint32_t sign = negative ? SignBit(f) : 0;

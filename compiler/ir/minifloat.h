@@ -43,6 +43,8 @@ struct MinifloatFormat {
 
 // The format of t; IsMinifloat(t) must hold.
 const MinifloatFormat& GetMinifloatFormat(PrimitiveType t);
+// The exponent and mantissa bits of the largest finite magnitude of `f`.
+uint32_t MaxFiniteMagnitude(const MinifloatFormat& f);
 // The encoding of the largest finite value (positive).
 uint8_t MinifloatMaxFiniteBits(PrimitiveType t);
 

@@ -17,6 +17,7 @@ constexpr uint32_t X = kPropCollective;
 constexpr uint32_t V = kPropEvaluable;
 constexpr uint32_t G = kPropElementalForm;
 constexpr uint32_t H = kPropHeavy;
+constexpr uint32_t L = kPropLoopMember;
 
 constexpr ElementTypeClass Any = ElementTypeClass::kAny;
 constexpr ElementTypeClass Fp = ElementTypeClass::kFloat;

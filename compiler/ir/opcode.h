@@ -35,6 +35,7 @@ enum OpProperty : uint32_t {
   kPropEvaluable = 1u << 8,       // V
   kPropElementalForm = 1u << 9,   // G
   kPropHeavy = 1u << 10,          // H
+  kPropLoopMember = 1u << 11,     // L
 };
 
 // The element types an opcode's operands may have (opcode.def's types
@@ -99,6 +100,11 @@ inline bool CallsComputations(Opcode op) {
 inline bool IsCollective(Opcode op) { return HasProperty(op, kPropCollective); }
 // True for opcodes aotc's reference evaluator implements.
 inline bool IsEvaluable(Opcode op) { return HasProperty(op, kPropEvaluable); }
+// Computed in a fused loop element by element: the elementwise opcodes and
+// those marked L. The fusion pass adds the per-instance exceptions.
+inline bool IsLoopMember(Opcode op) {
+  return IsElementwise(op) || HasProperty(op, kPropLoopMember);
+}
 
 }  // namespace aotc
 

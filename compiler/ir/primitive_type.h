@@ -49,12 +49,22 @@ inline bool IsUnsignedInt(PrimitiveType t) {
 inline bool IsInteger(PrimitiveType t) {
   return IsSignedInt(t) || IsUnsignedInt(t);
 }
+// The IEEE-style floats with native arithmetic in the evaluator and in
+// compiled code: f16, bf16, f32, f64 (not the 8-, 6- and 4-bit formats).
+inline bool IsRealFloat(PrimitiveType t) {
+  return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
+         t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
+}
+// The 16-bit floats, stored as bits and computed in float.
+inline bool IsHalfFloat(PrimitiveType t) {
+  return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16;
+}
 inline bool IsArrayType(PrimitiveType t) {
   return t != PrimitiveType::kToken && t != PrimitiveType::kOpaque &&
          t != PrimitiveType::kTuple && t != PrimitiveType::kInvalid;
 }
 // Types with a native C++ type whose arithmetic the evaluator's kernels do:
-// pred, s8..s64, u8..u64, f16, bf16, f32, f64, c64, c128 (codegen: no complex).
+// pred, s8..s64, u8..u64, f16, bf16, f32, f64, c64, c128.
 // s2, s4, u2, u4 and the f8/f6/f4 families are computed by widening to these
 // (narrow_type.h); s1 and u1 can be parsed, printed and moved around only.
 bool IsComputableType(PrimitiveType t);

@@ -12,51 +12,32 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/rewrite/ir_rewrite.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
 namespace {
 
-// Ops computed element by element through index arithmetic: both producers
-// and consumers.
+// Ops computed element by element through index arithmetic (opcode.def's E
+// and L): both producers and consumers.
 bool IsLoopFusible(const Instruction& inst) {
   if (!inst.shape().IsArray()) return false;
   const Opcode op = inst.opcode();
-  if (HasSideEffect(op) || IsCollective(op)) return false;
-  if (IsElementwise(op)) return true;
+  if (!IsLoopMember(op) || HasSideEffect(op) || IsCollective(op)) return false;
   // A small update stays a dynamic-update-slice of its own, which writes
   // only the update's elements (in place over its operand when that dies
   // there, as a donated cache does); a fused one rewrites every element.
   if (op == Opcode::kDynamicUpdateSlice) return !IsSmallDynamicUpdate(inst);
-  switch (op) {
-    case Opcode::kBroadcast:
-    case Opcode::kReshape:
-    case Opcode::kBitcast:
-    case Opcode::kTranspose:
-    case Opcode::kSlice:
-    case Opcode::kConcatenate:
-    case Opcode::kPad:
-    case Opcode::kReverse:
-    case Opcode::kDynamicSlice:
-    case Opcode::kGather:
-    case Opcode::kIota:
-    case Opcode::kReducePrecision:
-      return true;
-    case Opcode::kBitcastConvert: {
-      // Width-changing bitcast-converts change the rank: no element form.
-      // f16 and bf16 values are computed in float, where a NaN payload is
-      // not kept; unfused, the bitcast-convert aliases its operand's bytes.
-      const PrimitiveType from = inst.operand(0)->shape().element_type();
-      const PrimitiveType to = inst.shape().element_type();
-      auto half = [](PrimitiveType t) {
-        return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16;
-      };
-      return BitWidth(from) == BitWidth(to) && !half(from) && !half(to);
-    }
-    default:
-      return false;
+  if (op == Opcode::kBitcastConvert) {
+    // f16 and bf16 values are computed in float, where a NaN payload is
+    // not kept; unfused, the bitcast-convert aliases its operand's bytes.
+    const PrimitiveType from = inst.operand(0)->shape().element_type();
+    const PrimitiveType to = inst.shape().element_type();
+    return !IsWidthChangingBitcast(inst) && !IsHalfFloat(from) &&
+           !IsHalfFloat(to);
   }
+  return true;
 }
 
 bool IsReduction(const Instruction& inst) {
@@ -372,12 +353,6 @@ class ComputationFuser {
 };
 
 }  // namespace
-
-bool IsSmallDynamicUpdate(const Instruction& inst) {
-  return inst.opcode() == Opcode::kDynamicUpdateSlice &&
-         inst.operand(1)->shape().ElementCount() * 4 <=
-             inst.shape().ElementCount();
-}
 
 bool IsExpensive(const Instruction& inst) {
   return IsHeavy(inst.opcode());

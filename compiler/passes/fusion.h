@@ -53,11 +53,6 @@ std::string_view FusionRefusal(const Instruction& producer,
 // Producers whose duplication costs more than it saves.
 bool IsExpensive(const Instruction& inst);
 
-// A dynamic-update-slice whose update is under a quarter of its operand:
-// never fused, so that it writes only the update (codegen's
-// dynamic-update-slice strategy), in place when its operand dies there.
-bool IsSmallDynamicUpdate(const Instruction& inst);
-
 }  // namespace aotc
 
 #endif  // AOTC_COMPILER_PASSES_FUSION_H_

@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/rewrite/elementwise_builder.h"
 #include "compiler/rewrite/ir_rewrite.h"
+#include "compiler/support/check.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -381,7 +383,9 @@ const ComplexExpansion* FindComplexExpansion(Opcode op) {
 
 using Expansion = std::function<I*(E&, const Limits&, I*)>;
 
-// The opcodes this pass expands, each with its formula.
+// A formula for each of TranscendentalExpanderOpcodes() (op_facts.h, which
+// says what the pass rewrites); transcendental_expander_test checks that
+// the two agree.
 const Expansion* FindExpansion(Opcode op) {
   static const auto* const kTable =
       new std::vector<std::pair<Opcode, Expansion>>{
@@ -391,11 +395,6 @@ const Expansion* FindExpansion(Opcode op) {
           {Opcode::kSinh, Sinh},
       };
   return FindIn(*kTable, op);
-}
-
-bool ExpandableType(PrimitiveType t) {
-  return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
-         t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
 }
 
 // Builds the expansion of `inst` and returns the instruction that replaces
@@ -416,31 +415,28 @@ I* Expand(Instruction& inst, NameUniquer& names) {
       re = b.Convert(re, PrimitiveType::kF64);
       im = b.Convert(im, PrimitiveType::kF64);
     }
-    Parts r = (*FindComplexExpansion(inst.opcode()))(b, re, im);
+    const ComplexExpansion* expansion = FindComplexExpansion(inst.opcode());
+    AOTC_CHECK(expansion != nullptr, "no complex expansion for this opcode");
+    Parts r = (*expansion)(b, re, im);
     if (part != PrimitiveType::kF64) {
       r.re = b.Convert(r.re, part);
       r.im = b.Convert(r.im, part);
     }
     return b.Op(Opcode::kComplex, {r.re, r.im}, type);
   }
-  const bool narrow =
-      type == PrimitiveType::kF16 || type == PrimitiveType::kBF16;
+  const bool narrow = IsHalfFloat(type);
   if (narrow) {
     b.set_type(PrimitiveType::kF32);
     x = b.Convert(x, PrimitiveType::kF32);
   }
-  I* result = (*FindExpansion(inst.opcode()))(b, LimitsOf(b.type()), x);
+  const Expansion* expansion = FindExpansion(inst.opcode());
+  AOTC_CHECK(expansion != nullptr, "no expansion for this opcode");
+  I* result = (*expansion)(b, LimitsOf(b.type()), x);
   if (narrow) result = b.Convert(result, type);
   return result;
 }
 
 }  // namespace
-
-bool IsExpandedByTranscendentalExpander(const Instruction& inst) {
-  const PrimitiveType type = inst.shape().element_type();
-  if (IsComplex(type)) return FindComplexExpansion(inst.opcode()) != nullptr;
-  return FindExpansion(inst.opcode()) != nullptr && ExpandableType(type);
-}
 
 absl::StatusOr<bool> TranscendentalExpander::Run(Module& module) {
   NameUniquer names(module);

@@ -3,7 +3,9 @@
 // form for (acos, acosh, asin, asinh, atanh, cosh, sinh) into ones it has
 // (log, log-plus-one, exponential, exponential-minus-one, sqrt, atan2,
 // compare, select), with formulas chosen against cancellation and overflow;
-// docs/passes.md lists them with their accuracy.
+// docs/passes.md lists them with their accuracy. Which instructions it
+// rewrites is IsExpandedByTranscendentalExpander (compiler/analysis/
+// op_facts.h), which code generation reads too.
 //
 // f32 and f64 are computed in their own type; f16 and bf16 are converted to
 // f32 and back; c64 and c128 are computed on the real and imaginary parts
@@ -24,9 +26,6 @@
 #include "compiler/passes/pass.h"
 
 namespace aotc {
-
-// Whether the pass rewrites `inst` (one of its opcodes, a type it expands).
-bool IsExpandedByTranscendentalExpander(const Instruction& inst);
 
 class TranscendentalExpander : public Pass {
  public:

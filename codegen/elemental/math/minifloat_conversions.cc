@@ -19,6 +19,7 @@
 #include "codegen/elemental/math/math_builder.h"
 #include "codegen/elemental/math/math_emitter.h"
 #include "codegen/elemental/math/math_internal.h"
+#include "compiler/ir/minifloat.h"
 #include "compiler/support/check.h"
 
 namespace aotc::codegen {
@@ -32,21 +33,6 @@ llvm::Type* Like(llvm::Type* like, llvm::Type* element) {
     return llvm::FixedVectorType::get(element, vector->getNumElements());
   }
   return element;
-}
-
-// Exponent and mantissa bits of the largest finite magnitude.
-int64_t MaxFinite(const MinifloatFormat& f) {
-  const int64_t all_ones = Mask(f.exponent_bits + f.mantissa_bits);
-  switch (f.nan) {
-    case MinifloatNan::kIeee:
-      return all_ones - Mask(f.mantissa_bits) - 1;
-    case MinifloatNan::kAllOnes:
-      return all_ones - 1;
-    case MinifloatNan::kNegativeZero:
-    case MinifloatNan::kNone:
-      return all_ones;
-  }
-  return all_ones;
 }
 
 int64_t SignBit(const MinifloatFormat& f) {
@@ -179,7 +165,7 @@ llvm::Value* EncodeImpl(const Fp& fp, llvm::Value* x,
   } else if (f.nan != MinifloatNan::kNone) {
     overflow = nan;
   } else {
-    overflow = b.CreateOr(sign, fp.I(MaxFinite(f)));
+    overflow = b.CreateOr(sign, fp.I(MaxFiniteMagnitude(f)));
   }
 
   llvm::Value* result = b.CreateOr(sign, magnitude);
@@ -188,8 +174,9 @@ llvm::Value* EncodeImpl(const Fp& fp, llvm::Value* x,
     result =
         b.CreateSelect(b.CreateICmpEQ(magnitude, fp.I(0)), fp.I(0), result);
   }
-  result = b.CreateSelect(b.CreateICmpUGT(magnitude, fp.I(MaxFinite(f))),
-                          overflow, result);
+  result = b.CreateSelect(
+      b.CreateICmpUGT(magnitude, fp.I(MaxFiniteMagnitude(f))), overflow,
+      result);
   if (!f.has_sign) {
     // An unsigned format has no negative numbers: they are NaN.
     llvm::Value* below_zero = b.CreateAnd(negative, b.CreateICmpNE(a, fp.I(0)));

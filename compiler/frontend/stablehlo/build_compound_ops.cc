@@ -3,6 +3,7 @@
 // reduce, map, sort, reduce_window, select_and_scatter and convolution.
 // The attribute names are the generic form's (parse_ops.cc maps the pretty
 // keywords to them).
+#include "compiler/frontend/stablehlo/op_builders.h"
 #include "compiler/frontend/stablehlo/op_reader.h"
 #include "compiler/frontend/stablehlo/parser.h"
 #include "compiler/support/status_macros.h"
@@ -10,170 +11,169 @@
 
 namespace aotc::shlo {
 
-absl::StatusOr<Instruction*> Parser::BuildCompoundOp(Scope* scope, OpState& op,
-                                                     std::string_view name,
-                                                     const Shape& shape) {
-  const OpReader reader(op);
-  auto emit = [&](Opcode opcode, Shape s,
-                  std::vector<Instruction*> args) -> Instruction* {
-    return Emit(scope->comp, opcode, InstName(op, opcode), std::move(s),
-                std::move(args), op.loc);
-  };
-  if (name == "dot") {
-    // The older dot: a vector or matrix product over lhs's last and rhs's
-    // first dimension.
-    RETURN_IF_ERROR(reader.Operands(2));
-    const Shape& lhs = op.operands[0]->shape();
-    if (!lhs.IsArray() || lhs.rank() < 1 || lhs.rank() > 2) {
-      return ErrorAt(op.name_tok, "dot needs rank-1 or rank-2 operands");
-    }
-    Instruction* dot = emit(Opcode::kDot, shape, op.operands);
-    dot->mutable_attrs().dot_dnums.lhs_contracting = {lhs.rank() - 1};
-    dot->mutable_attrs().dot_dnums.rhs_contracting = {0};
-    RETURN_IF_ERROR(reader.Precision(&dot->mutable_attrs()));
-    return dot;
+absl::StatusOr<Instruction*> OpBuilders::Dot(OpBuild& b) {
+  // The older dot: a vector or matrix product over lhs's last and rhs's
+  // first dimension.
+  RETURN_IF_ERROR(b.reader.Operands(2));
+  const Shape& lhs = b.op.operands[0]->shape();
+  if (!lhs.IsArray() || lhs.rank() < 1 || lhs.rank() > 2) {
+    return b.parser.ErrorAt(b.op.name_tok,
+                            "dot needs rank-1 or rank-2 operands");
   }
-  if (name == "dot_general") {
-    RETURN_IF_ERROR(reader.Operands(2));
-    ASSIGN_OR_RETURN(const Attr* d, reader.Dnums("dot_dimension_numbers"));
-    if (reader.Find("algorithm") != nullptr) {
-      return ErrorAt(op.name_tok, "dot algorithms are not supported");
-    }
-    Instruction* dot = emit(Opcode::kDot, shape, op.operands);
-    DotDimensionNumbers& dn = dot->mutable_attrs().dot_dnums;
-    RETURN_IF_ERROR(reader.Field(*d, "lhs_batching_dimensions", &dn.lhs_batch));
-    RETURN_IF_ERROR(reader.Field(*d, "rhs_batching_dimensions", &dn.rhs_batch));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "lhs_contracting_dimensions", &dn.lhs_contracting));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "rhs_contracting_dimensions", &dn.rhs_contracting));
-    RETURN_IF_ERROR(reader.Precision(&dot->mutable_attrs()));
-    return dot;
+  Instruction* dot = b.Emit(Opcode::kDot, b.shape, b.op.operands);
+  dot->mutable_attrs().dot_dnums.lhs_contracting = {lhs.rank() - 1};
+  dot->mutable_attrs().dot_dnums.rhs_contracting = {0};
+  RETURN_IF_ERROR(b.reader.Precision(&dot->mutable_attrs()));
+  return dot;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::DotGeneral(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Operands(2));
+  ASSIGN_OR_RETURN(const Attr* d, b.reader.Dnums("dot_dimension_numbers"));
+  if (b.reader.Find("algorithm") != nullptr) {
+    return b.parser.ErrorAt(b.op.name_tok, "dot algorithms are not supported");
   }
-  if (name == "gather") {
-    RETURN_IF_ERROR(reader.Operands(2));
-    ASSIGN_OR_RETURN(const Attr* d, reader.Dnums("dimension_numbers"));
-    Instruction* g = emit(Opcode::kGather, shape, op.operands);
-    InstructionAttributes& a = g->mutable_attrs();
-    GatherDimensionNumbers& dn = a.gather_dnums;
-    RETURN_IF_ERROR(reader.Field(*d, "offset_dims", &dn.offset_dims));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "collapsed_slice_dims", &dn.collapsed_slice_dims));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "operand_batching_dims", &dn.operand_batching_dims));
-    RETURN_IF_ERROR(reader.Field(*d, "start_indices_batching_dims",
+  Instruction* dot = b.Emit(Opcode::kDot, b.shape, b.op.operands);
+  DotDimensionNumbers& dn = dot->mutable_attrs().dot_dnums;
+  RETURN_IF_ERROR(b.reader.Field(*d, "lhs_batching_dimensions", &dn.lhs_batch));
+  RETURN_IF_ERROR(b.reader.Field(*d, "rhs_batching_dimensions", &dn.rhs_batch));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "lhs_contracting_dimensions", &dn.lhs_contracting));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "rhs_contracting_dimensions", &dn.rhs_contracting));
+  RETURN_IF_ERROR(b.reader.Precision(&dot->mutable_attrs()));
+  return dot;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Gather(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Operands(2));
+  ASSIGN_OR_RETURN(const Attr* d, b.reader.Dnums("dimension_numbers"));
+  Instruction* g = b.Emit(Opcode::kGather, b.shape, b.op.operands);
+  InstructionAttributes& a = g->mutable_attrs();
+  GatherDimensionNumbers& dn = a.gather_dnums;
+  RETURN_IF_ERROR(b.reader.Field(*d, "offset_dims", &dn.offset_dims));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "collapsed_slice_dims", &dn.collapsed_slice_dims));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "operand_batching_dims", &dn.operand_batching_dims));
+  RETURN_IF_ERROR(b.reader.Field(*d, "start_indices_batching_dims",
                                  &dn.start_indices_batching_dims));
-    RETURN_IF_ERROR(reader.Field(*d, "start_index_map", &dn.start_index_map));
-    RETURN_IF_ERROR(
-        reader.FieldInt(*d, "index_vector_dim", &dn.index_vector_dim));
-    RETURN_IF_ERROR(reader.Ints("slice_sizes", &a.slice_sizes, true));
-    a.indices_are_sorted = reader.Flag("indices_are_sorted");
-    return g;
+  RETURN_IF_ERROR(b.reader.Field(*d, "start_index_map", &dn.start_index_map));
+  RETURN_IF_ERROR(
+      b.reader.FieldInt(*d, "index_vector_dim", &dn.index_vector_dim));
+  RETURN_IF_ERROR(b.reader.Ints("slice_sizes", &a.slice_sizes, true));
+  a.indices_are_sorted = b.reader.Flag("indices_are_sorted");
+  return g;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Scatter(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Regions(1));
+  const size_t n = b.op.operands.size();
+  if (n < 3 || n % 2 == 0) {
+    return b.parser.ErrorAt(b.op.name_tok,
+                            "scatter needs N inputs, the indices and "
+                            "N updates");
   }
-  if (name == "scatter") {
-    RETURN_IF_ERROR(reader.Regions(1));
-    const size_t n = op.operands.size();
-    if (n < 3 || n % 2 == 0) {
-      return ErrorAt(op.name_tok,
-                     "scatter needs N inputs, the indices and "
-                     "N updates");
-    }
-    ASSIGN_OR_RETURN(const Attr* d, reader.Dnums("scatter_dimension_numbers"));
-    op.tuple_result = op.result_types.size() > 1;
-    Instruction* s = emit(Opcode::kScatter, shape, op.operands);
-    InstructionAttributes& a = s->mutable_attrs();
-    ScatterDimensionNumbers& dn = a.scatter_dnums;
-    RETURN_IF_ERROR(
-        reader.Field(*d, "update_window_dims", &dn.update_window_dims));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "inserted_window_dims", &dn.inserted_window_dims));
-    RETURN_IF_ERROR(
-        reader.Field(*d, "input_batching_dims", &dn.input_batching_dims));
-    RETURN_IF_ERROR(reader.Field(*d, "scatter_indices_batching_dims",
+  ASSIGN_OR_RETURN(const Attr* d, b.reader.Dnums("scatter_dimension_numbers"));
+  b.op.tuple_result = b.op.result_types.size() > 1;
+  Instruction* s = b.Emit(Opcode::kScatter, b.shape, b.op.operands);
+  InstructionAttributes& a = s->mutable_attrs();
+  ScatterDimensionNumbers& dn = a.scatter_dnums;
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "update_window_dims", &dn.update_window_dims));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "inserted_window_dims", &dn.inserted_window_dims));
+  RETURN_IF_ERROR(
+      b.reader.Field(*d, "input_batching_dims", &dn.input_batching_dims));
+  RETURN_IF_ERROR(b.reader.Field(*d, "scatter_indices_batching_dims",
                                  &dn.scatter_indices_batching_dims));
-    RETURN_IF_ERROR(reader.Field(*d, "scatter_dims_to_operand_dims",
+  RETURN_IF_ERROR(b.reader.Field(*d, "scatter_dims_to_operand_dims",
                                  &dn.scatter_dims_to_operand_dims));
-    RETURN_IF_ERROR(
-        reader.FieldInt(*d, "index_vector_dim", &dn.index_vector_dim));
-    a.indices_are_sorted = reader.Flag("indices_are_sorted");
-    a.unique_indices = reader.Flag("unique_indices");
-    s->set_called_computations({op.regions[0]});
-    return s;
+  RETURN_IF_ERROR(
+      b.reader.FieldInt(*d, "index_vector_dim", &dn.index_vector_dim));
+  a.indices_are_sorted = b.reader.Flag("indices_are_sorted");
+  a.unique_indices = b.reader.Flag("unique_indices");
+  s->set_called_computations({b.op.regions[0]});
+  return s;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Reduce(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Regions(1));
+  b.op.tuple_result = b.op.result_types.size() > 1;
+  Instruction* r = b.Emit(Opcode::kReduce, b.shape, b.op.operands);
+  RETURN_IF_ERROR(
+      b.reader.Ints("dimensions", &r->mutable_attrs().dimensions, true));
+  r->set_called_computations({b.op.regions[0]});
+  return r;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Map(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Regions(1));
+  Instruction* m = b.Emit(Opcode::kMap, b.shape, b.op.operands);
+  RETURN_IF_ERROR(
+      b.reader.Ints("dimensions", &m->mutable_attrs().dimensions, false));
+  m->set_called_computations({b.op.regions[0]});
+  return m;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Sort(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Regions(1));
+  if (b.op.operands.empty() || !b.op.operands[0]->shape().IsArray()) {
+    return b.parser.ErrorAt(b.op.name_tok, "sort needs array operands");
   }
-  if (name == "reduce") {
-    RETURN_IF_ERROR(reader.Regions(1));
-    op.tuple_result = op.result_types.size() > 1;
-    Instruction* r = emit(Opcode::kReduce, shape, op.operands);
-    RETURN_IF_ERROR(
-        reader.Ints("dimensions", &r->mutable_attrs().dimensions, true));
-    r->set_called_computations({op.regions[0]});
-    return r;
-  }
-  if (name == "map") {
-    RETURN_IF_ERROR(reader.Regions(1));
-    Instruction* m = emit(Opcode::kMap, shape, op.operands);
-    RETURN_IF_ERROR(
-        reader.Ints("dimensions", &m->mutable_attrs().dimensions, false));
-    m->set_called_computations({op.regions[0]});
-    return m;
-  }
-  if (name == "sort") {
-    RETURN_IF_ERROR(reader.Regions(1));
-    if (op.operands.empty() || !op.operands[0]->shape().IsArray()) {
-      return ErrorAt(op.name_tok, "sort needs array operands");
-    }
-    int64_t dimension = -1;
-    RETURN_IF_ERROR(reader.OneInt("dimension", &dimension, false));
-    if (dimension < 0) dimension += op.operands[0]->shape().rank();
-    op.tuple_result = op.result_types.size() > 1;
-    Instruction* s = emit(Opcode::kSort, shape, op.operands);
-    s->mutable_attrs().dimensions = {dimension};
-    s->mutable_attrs().is_stable = reader.Flag("is_stable");
-    s->set_called_computations({op.regions[0]});
-    return s;
-  }
-  if (name == "reduce_window" || name == "select_and_scatter") {
-    const bool sas = name == "select_and_scatter";
-    RETURN_IF_ERROR(reader.Regions(sas ? 2 : 1));
-    std::vector<int64_t> sizes;
-    RETURN_IF_ERROR(reader.Ints("window_dimensions", &sizes, true));
-    op.tuple_result = op.result_types.size() > 1;
-    Instruction* r =
-        emit(sas ? Opcode::kSelectAndScatter : Opcode::kReduceWindow, shape,
-             op.operands);
-    RETURN_IF_ERROR(reader.Window(sizes, "window_strides", "base_dilations",
+  int64_t dimension = -1;
+  RETURN_IF_ERROR(b.reader.OneInt("dimension", &dimension, false));
+  if (dimension < 0) dimension += b.op.operands[0]->shape().rank();
+  b.op.tuple_result = b.op.result_types.size() > 1;
+  Instruction* s = b.Emit(Opcode::kSort, b.shape, b.op.operands);
+  s->mutable_attrs().dimensions = {dimension};
+  s->mutable_attrs().is_stable = b.reader.Flag("is_stable");
+  s->set_called_computations({b.op.regions[0]});
+  return s;
+}
+
+// reduce_window and select_and_scatter.
+absl::StatusOr<Instruction*> OpBuilders::Windowed(OpBuild& b) {
+  const bool sas = b.name == "select_and_scatter";
+  RETURN_IF_ERROR(b.reader.Regions(sas ? 2 : 1));
+  std::vector<int64_t> sizes;
+  RETURN_IF_ERROR(b.reader.Ints("window_dimensions", &sizes, true));
+  b.op.tuple_result = b.op.result_types.size() > 1;
+  Instruction* r = b.Emit(b.opcode, b.shape, b.op.operands);
+  RETURN_IF_ERROR(b.reader.Window(sizes, "window_strides", "base_dilations",
                                   "window_dilations",
                                   &r->mutable_attrs().window));
-    r->set_called_computations(op.regions);
-    return r;
+  r->set_called_computations(b.op.regions);
+  return r;
+}
+
+absl::StatusOr<Instruction*> OpBuilders::Convolution(OpBuild& b) {
+  RETURN_IF_ERROR(b.reader.Operands(2));
+  const Attr* d = b.reader.Find("dimension_numbers");
+  if (d == nullptr || d->kind != Attr::Kind::kConv) {
+    return b.parser.ErrorAt(b.op.name_tok,
+                            "convolution needs dimension numbers");
   }
-  if (name == "convolution") {
-    RETURN_IF_ERROR(reader.Operands(2));
-    const Attr* d = reader.Find("dimension_numbers");
-    if (d == nullptr || d->kind != Attr::Kind::kConv) {
-      return ErrorAt(op.name_tok, "convolution needs dimension numbers");
+  const Shape& kernel = b.op.operands[1]->shape();
+  std::vector<int64_t> sizes;
+  for (int64_t k : d->conv.kernel_spatial) {
+    if (!kernel.IsArray() || k >= kernel.rank()) {
+      return b.parser.ErrorAt(d->tok,
+                              "kernel dimension labels exceed its rank");
     }
-    const Shape& kernel = op.operands[1]->shape();
-    std::vector<int64_t> sizes;
-    for (int64_t k : d->conv.kernel_spatial) {
-      if (!kernel.IsArray() || k >= kernel.rank()) {
-        return ErrorAt(d->tok, "kernel dimension labels exceed its rank");
-      }
-      sizes.push_back(kernel.dimensions(static_cast<int>(k)));
-    }
-    Instruction* c = emit(Opcode::kConvolution, shape, op.operands);
-    InstructionAttributes& a = c->mutable_attrs();
-    a.conv_dnums = d->conv;
-    RETURN_IF_ERROR(reader.Window(sizes, "window_strides", "lhs_dilation",
+    sizes.push_back(kernel.dimensions(static_cast<int>(k)));
+  }
+  Instruction* c = b.Emit(Opcode::kConvolution, b.shape, b.op.operands);
+  InstructionAttributes& a = c->mutable_attrs();
+  a.conv_dnums = d->conv;
+  RETURN_IF_ERROR(b.reader.Window(sizes, "window_strides", "lhs_dilation",
                                   "rhs_dilation", &a.window));
-    RETURN_IF_ERROR(
-        reader.OneInt("feature_group_count", &a.feature_group_count, false));
-    RETURN_IF_ERROR(
-        reader.OneInt("batch_group_count", &a.batch_group_count, false));
-    RETURN_IF_ERROR(reader.Precision(&a));
-    return c;
-  }
-  return nullptr;
+  RETURN_IF_ERROR(
+      b.reader.OneInt("feature_group_count", &a.feature_group_count, false));
+  RETURN_IF_ERROR(
+      b.reader.OneInt("batch_group_count", &a.batch_group_count, false));
+  RETURN_IF_ERROR(b.reader.Precision(&a));
+  return c;
 }
 
 }  // namespace aotc::shlo

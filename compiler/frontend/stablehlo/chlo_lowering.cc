@@ -261,11 +261,6 @@ I* InDouble(E& b, I* x, I* (*f)(E&, I*)) {
   return b.Convert(r, t);
 }
 
-bool IsRealFloat(PrimitiveType t) {
-  return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
-         t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
-}
-
 absl::Status Error(const ChloOp& op, std::string_view message) {
   return ErrorAt(op.location,
                  absl::StrCat("chlo.", Sv(op.name), ": ", Sv(message)));

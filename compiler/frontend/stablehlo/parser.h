@@ -28,6 +28,9 @@
 
 namespace aotc::shlo {
 
+struct DenseElement;
+struct DenseText;
+
 // Nesting limit of regions and of attribute values.
 inline constexpr int kMaxNesting = 64;
 // The largest tensor a splat literal (one element, or one element's hex
@@ -129,6 +132,7 @@ class Parser {
   absl::StatusOr<std::unique_ptr<Module>> ParseModule();
 
  private:
+  friend struct OpBuild;
   friend struct OpBuilders;
 
   // --- Tokens and errors (stablehlo_parser.cc).
@@ -200,7 +204,18 @@ class Parser {
   absl::StatusOr<Attr> ParseAttrValue(int depth);
   absl::Status ParseAttrDict(std::vector<NamedAttr>* attrs, TokKind close,
                              int depth);
+  // dense<...> : tensor<...> (parse_literal.cc), in steps: the elements
+  // as tokens (one, or nested lists), the size checks once the type is
+  // known, then the bytes from a hex string or element by element.
   absl::StatusOr<Attr> ParseDense(int depth);
+  absl::Status ParseDenseElement(DenseText* d);
+  absl::Status ParseDenseLists(DenseText* d);
+  absl::Status CheckDenseSize(const DenseText& d, const Shape& shape,
+                              const Tok& type_tok) const;
+  absl::Status FillDenseHex(const DenseText& d, const Shape& shape,
+                            uint8_t* out) const;
+  absl::Status DenseElementBytes(const DenseElement& e, PrimitiveType type,
+                                 uint8_t* dst) const;
   absl::StatusOr<std::vector<int64_t>> ParseIntList();  // [1, 2]
   absl::StatusOr<int64_t> ParseInt();
   absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDims();
@@ -208,13 +223,9 @@ class Parser {
   // --- Operations (parse_ops.cc).
   absl::Status ParseGenericOp(Scope* scope, OpState* op);
   absl::Status ParsePrettyOp(Scope* scope, OpState* op);
+  // One operation, by its entry in the table of op_builders.h.
   absl::StatusOr<Instruction*> BuildOp(Scope* scope, OpState& op);
   absl::StatusOr<Instruction*> BuildWhile(Scope* scope, OpState& op);
-  // dot, gather, scatter, reduce, map, sort, windows, convolution
-  // (build_compound_ops.cc); nullptr for other names.
-  absl::StatusOr<Instruction*> BuildCompoundOp(Scope* scope, OpState& op,
-                                               std::string_view name,
-                                               const Shape& shape);
   absl::Status ParsePrettyWhile(Scope* scope, OpState* op);
   absl::StatusOr<Instruction*> BuildConditional(Scope* scope, OpState& op);
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
