@@ -20,6 +20,32 @@
 namespace aotc {
 namespace {
 
+// The scalar functions activations are written with: an epilogue made of
+// anything else is named "epilogue", however it evaluates. Every value is
+// computed in f64, whatever its type in the module.
+bool IsActivationOp(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kClamp:
+    case Opcode::kNegate:
+    case Opcode::kErf:
+    case Opcode::kTanh:
+    case Opcode::kExp:
+    case Opcode::kLogistic:
+    case Opcode::kPower:
+    case Opcode::kSqrt:
+    case Opcode::kRsqrt:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsProduct(const Instruction& inst) {
   return inst.opcode() == Opcode::kDot || inst.opcode() == Opcode::kConvolution;
 }
@@ -158,11 +184,7 @@ class SampleFunction {
     const Opcode op = v->opcode();
     const bool carries = op == Opcode::kBroadcast || op == Opcode::kReshape ||
                          op == Opcode::kConvert || op == Opcode::kCopy;
-    const PrimitiveType type = v->shape().element_type();
-    if (!carries && (!IsElementwise(op) || !IsEvaluable(op) ||
-                     !(IsFloat(type) || type == PrimitiveType::kPred))) {
-      return nullptr;
-    }
+    if (!carries && !IsActivationOp(op)) return nullptr;
     if (carries && v->operand_count() != 1) return nullptr;
     std::vector<Instruction*> operands;
     for (const Instruction* o : v->operands()) {
@@ -171,15 +193,12 @@ class SampleFunction {
       operands.push_back(t);
     }
     opcodes_.insert(op);
-    const PrimitiveType to = type == PrimitiveType::kPred ? type : kF64;
-    Instruction* r;
+    // Every value is f64 here, so a broadcast, reshape, convert or copy
+    // carries its operand's value unchanged.
+    Instruction* r = operands[0];
     if (!carries) {
-      r = Add(op, to, std::move(operands));
+      r = Add(op, kF64, std::move(operands));
       r->mutable_attrs() = v->attrs();
-    } else if (operands[0]->shape().element_type() == to) {
-      r = operands[0];
-    } else {
-      r = Add(Opcode::kConvert, to, std::move(operands));
     }
     done_[v] = r;
     return r;
