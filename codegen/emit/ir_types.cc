@@ -148,10 +148,7 @@ llvm::Value* ComputeToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
 
 llvm::Value* RoundToStorage(llvm::IRBuilderBase& b, llvm::Value* v,
                             PrimitiveType type) {
-  if (type != PrimitiveType::kF16 && type != PrimitiveType::kBF16 &&
-      !IsMinifloat(type)) {
-    return v;
-  }
+  if (!IsHalfFloat(type) && !IsMinifloat(type)) return v;
   return StorageToCompute(b, ComputeToStorage(b, v, type), type);
 }
 

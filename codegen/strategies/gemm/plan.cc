@@ -110,9 +110,7 @@ bool OperandComputesAs(PrimitiveType operand, PrimitiveType result) {
   if (result == PrimitiveType::kS32) {
     return operand == PrimitiveType::kS8 || operand == PrimitiveType::kS32;
   }
-  if (result == PrimitiveType::kF16 || result == PrimitiveType::kBF16) {
-    return operand == result;
-  }
+  if (IsHalfFloat(result)) return operand == result;
   return operand == PrimitiveType::kF32 || operand == PrimitiveType::kBF16 ||
          operand == PrimitiveType::kF16;
 }
@@ -439,8 +437,7 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   if (!site.has_value()) return std::nullopt;
   const Instruction& dot = *site->dot;
   const PrimitiveType result = dot.shape().element_type();
-  const bool half_result =
-      result == PrimitiveType::kF16 || result == PrimitiveType::kBF16;
+  const bool half_result = IsHalfFloat(result);
   const PrimitiveType type = half_result ? PrimitiveType::kF32 : result;
   if ((type != PrimitiveType::kF32 && type != PrimitiveType::kF64 &&
        type != PrimitiveType::kS32) ||
