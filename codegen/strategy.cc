@@ -17,6 +17,7 @@
 #include "codegen/strategies/top_k.h"
 #include "compiler/analysis/op_facts.h"
 #include "compiler/ir/custom_call_targets.h"
+#include "compiler/support/check.h"
 #include "compiler/support/diagnostic.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
@@ -59,6 +60,9 @@ absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
   for (const Strategy& s : Strategies()) {
     if (std::optional<StrategyPlan> plan = s.plan(inst, target);
         plan.has_value()) {
+      AOTC_CHECK(plan->name.empty(),
+                 "a planner named its plan; the registry names strategies");
+      plan->name = s.name;
       return *std::move(plan);
     }
   }

@@ -8,7 +8,9 @@
 // writes the loops for a range of the parallel loop. Strategies are tried in
 // the fixed order of Strategies(), so the list itself documents priorities
 // (a matrix product's row loops before the generic element loop) and a new
-// kind of loop nest is one more entry, not a new branch inside an emitter.
+// kind of loop nest is one more entry, not a new branch inside an emitter:
+// a file pair under strategies/, one line of Strategies() (which also names
+// it), and a golden test of `aotc inspect --strategies`.
 //
 // The same list answers "is this supported?" (CheckSupported in compile.h):
 // an instruction emitted as a loop is supported when some strategy plans it,
@@ -54,6 +56,8 @@ struct LoopArgs {
 };
 
 struct StrategyPlan {
+  // The strategy's name from the registry (Strategy::name), set by
+  // PlanInstruction; planners leave it empty.
   std::string_view name;
   // The shape whose outermost physical dimension the parallel loop splits,
   // or null when the loops cannot be split. Must outlive the plan: a leaf of
@@ -79,6 +83,9 @@ struct StrategyPlan {
 };
 
 struct Strategy {
+  // The only place a strategy's name is written: PlanInstruction copies it
+  // onto the plan, and `aotc inspect --strategies` and the golden tests
+  // (tests/cli/strategies_*.test) read it there.
   std::string_view name;
   // The plan for `inst` on `target`, or nullopt when this strategy does not
   // apply. Whether a strategy applies never depends on the target, only the
@@ -91,8 +98,8 @@ struct Strategy {
 // Every strategy, in the order they are tried.
 const std::vector<Strategy>& Strategies();
 
-// The plan of the first strategy that applies to `inst`; a located error
-// when none does.
+// The plan of the first strategy that applies to `inst`, named after it; a
+// located error when none does.
 absl::StatusOr<StrategyPlan> PlanInstruction(
     const Instruction& inst, const TargetInfo& target = TargetInfo());
 

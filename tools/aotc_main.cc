@@ -234,6 +234,11 @@ cl::opt<bool> inspect_memory(
     cl::desc("Print the buffer plan of the optimized entry: buffers, sizes, "
              "offsets, live ranges, peak bytes"),
     cl::sub(inspect_cmd), cl::cat(aotc_category));
+cl::opt<bool> inspect_strategies(
+    "strategies",
+    cl::desc("Print the codegen strategy of each instruction compile writes "
+             "code for, with its fused region"),
+    cl::sub(inspect_cmd), cl::cat(aotc_category));
 cl::opt<std::string> inspect_dot(
     "dot", cl::value_desc("FILE"),
     cl::desc("Write the optimized entry as a Graphviz graph, one cluster per "
@@ -323,7 +328,7 @@ void PrintVersion(llvm::raw_ostream& os) {
 constexpr char kOverview[] =
     "aotc: ahead-of-time compiler for XLA HLO models\n\n"
     "  aotc inspect MODEL [--after PASS] [--fusion] [--memory] "
-    "[--dot FILE]\n"
+    "[--strategies] [--dot FILE]\n"
     "  aotc opt MODEL [--passes P,...] [-o FILE] [--strict-fp] "
     "[--print-ir-after-all] [--pass-timing]\n"
     "  aotc eval MODEL [--input NAME=FILE]... [--random-inputs SEED] "
@@ -370,6 +375,7 @@ int DispatchInspect() {
   options.after = inspect_after;
   options.fusion = inspect_fusion;
   options.memory = inspect_memory;
+  options.strategies = inspect_strategies;
   options.dot = inspect_dot;
   return aotc::RunInspect(options);
 }

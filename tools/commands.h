@@ -40,6 +40,7 @@ struct InspectOptions {
   std::string after;       // print the module after this pass ("" = input)
   bool fusion = false;     // print the fusion report
   bool memory = false;     // print the buffer plan
+  bool strategies = false; // print the codegen strategy of each instruction
   std::string dot;         // write a Graphviz graph to this file
 };
 int RunInspect(const InspectOptions& options);

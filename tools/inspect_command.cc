@@ -1,17 +1,36 @@
 // `aotc inspect MODEL`: parse, verify and print a model with a summary;
 // with --after PASS the module after that optimization pass, with --fusion,
-// --memory and --dot the reports of the optimized module.
+// --memory, --strategies and --dot the reports of the optimized module.
+//
+// --strategies answers "which loops will compile write for this?" from the
+// strategies' own planning (codegen/strategy.h) on the host's target, so
+// the golden tests of a strategy check that it fired without reading IR.
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "codegen/backend/target_info.h"
+#include "codegen/backend/target_machine.h"
+#include "codegen/compile.h"
+#include "codegen/strategy.h"
 #include "compiler/analysis/buffer_assignment.h"
 #include "compiler/analysis/fusion_report.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/printer.h"
 #include "compiler/passes/pipelines.h"
 #include "compiler/support/file_io.h"
+#include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
+#include "llvm/Target/TargetMachine.h"
 #include "tools/commands.h"
-
-#include <algorithm>
-#include <cstdio>
 
 namespace aotc {
 
@@ -38,12 +57,103 @@ std::string ModuleSummary(const Module& module) {
       "; constants: ", constant_bytes, " bytes");
 }
 
+namespace {
+
+// The target the strategies plan for: this host, as `aotc compile` without
+// target flags sees it. Which strategy applies never depends on the target
+// (only tiles and scratch do), so the report is the same on every machine.
+absl::StatusOr<codegen::TargetInfo> HostTarget(bool strict_fp) {
+  ASSIGN_OR_RETURN(const codegen::ResolvedTarget resolved,
+                   codegen::ResolveTarget("", "", ""));
+  ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm,
+                   codegen::CreateTargetMachine(resolved, /*pic=*/true,
+                                                /*opt_level=*/2));
+  codegen::TargetInfo target = codegen::DescribeTarget(*tm);
+  if (strict_fp) target.bf16_pair_dot = false;
+  return target;
+}
+
+// How the line of a while, conditional or call names the computations it
+// runs as functions of their own: "condition c, body b", "branches t, f",
+// "calls f".
+std::string CalleesNote(const Instruction& inst, ValueKind kind) {
+  if (kind == ValueKind::kWhile) {
+    return absl::StrCat("condition ", inst.while_condition()->name(),
+                        ", body ", inst.while_body()->name());
+  }
+  std::vector<std::string> names;
+  for (const Computation* c : inst.called_computations()) {
+    names.push_back(c->name());
+  }
+  return absl::StrCat(kind == ValueKind::kCall ? "calls " : "branches ",
+                      absl::StrJoin(names, ", "));
+}
+
+// A fusion's region as --fusion names it: "kOutput: dot+bias+relu".
+std::string RegionNote(const FusionRegion& r) {
+  return absl::StrCat(Sv(FusionKindName(r.kind)),
+                      r.multi_output ? ", multi-output" : "",
+                      r.pattern.empty() ? "" : ": ", r.pattern);
+}
+
+// One heading per computation that runs as a buffer function (the entry
+// first, then the computations it runs, in the order they are met), then
+// one line per instruction of its schedule that compile writes code for:
+// the strategy that computes it, or the control flow it runs. Parameters,
+// array constants and values that alias their operand's bytes need no code
+// and are left out.
+absl::StatusOr<std::string> StrategyReport(const Module& module,
+                                           const codegen::TargetInfo& target) {
+  std::map<std::pair<std::string, std::string>, std::string> regions;
+  for (const FusionRegion& r : FusionRegions(module)) {
+    regions[{r.computation, r.name}] = RegionNote(r);
+  }
+  std::string out;
+  std::deque<const Computation*> pending = {module.entry()};
+  std::set<const Computation*> seen = {module.entry()};
+  while (!pending.empty()) {
+    const Computation& comp = *pending.front();
+    pending.pop_front();
+    absl::StrAppend(&out, "strategies of ", comp.name(), ":\n");
+    for (const Instruction* inst : AssignBuffers(comp).schedule) {
+      const ValueKind kind = ClassifyValue(*inst);
+      const bool control = kind == ValueKind::kWhile ||
+                           kind == ValueKind::kConditional ||
+                           kind == ValueKind::kCall;
+      if (kind != ValueKind::kOwned && !control) continue;
+      std::string what, note;
+      if (control) {
+        what = std::string(OpcodeName(inst->opcode()));
+        note = CalleesNote(*inst, kind);
+        for (const Computation* c : inst->called_computations()) {
+          if (seen.insert(c).second) pending.push_back(c);
+        }
+      } else {
+        ASSIGN_OR_RETURN(const codegen::StrategyPlan plan,
+                         codegen::PlanInstruction(*inst, target));
+        what = std::string(plan.name);
+        auto region = regions.find({comp.name(), inst->name()});
+        if (region != regions.end()) note = region->second;
+      }
+      absl::StrAppend(&out, "  %", inst->name(), " = ",
+                      inst->shape().ToString(false), " ",
+                      Sv(OpcodeName(inst->opcode())), "(...): ", what);
+      if (!note.empty()) absl::StrAppend(&out, "  (", note, ")");
+      absl::StrAppend(&out, "\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 int RunInspect(const InspectOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);
   if (!module.ok()) return ReportError(module.status());
   const bool optimize = !options.after.empty() || options.fusion ||
-                        options.memory || !options.dot.empty() ||
+                        options.memory || options.strategies ||
+                        !options.dot.empty() ||
                         options.passes.print_ir_after_all ||
                         options.passes.pass_timing;
   if (!options.after.empty()) {
@@ -102,6 +212,18 @@ int RunInspect(const InspectOptions& options) {
   if (options.memory) {
     std::printf("buffer plan of %s:\n%s", (*module)->entry()->name().c_str(),
                 BufferPlanToString(AssignBuffers(*(*module)->entry())).c_str());
+  }
+  if (options.strategies) {
+    // A model compile refuses gets compile's error, not a partial report.
+    if (absl::Status st = codegen::CheckSupported(**module); !st.ok()) {
+      return ReportError(st);
+    }
+    absl::StatusOr<codegen::TargetInfo> target =
+        HostTarget(options.passes.strict_fp);
+    if (!target.ok()) return ReportError(target.status());
+    absl::StatusOr<std::string> report = StrategyReport(**module, *target);
+    if (!report.ok()) return ReportError(report.status());
+    std::printf("%s", report->c_str());
   }
   if (!options.dot.empty()) {
     if (absl::Status st = WriteFileAtomically(

@@ -5,7 +5,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -528,9 +527,8 @@ absl::Status EmitDepthwiseRows(const LoopArgs& a, const DepthwiseRows& r) {
 }
 
 // A plan whose parallel loop runs over `count` units of `work` each.
-StrategyPlan FlatPlan(std::string_view name, int64_t count, int64_t work) {
+StrategyPlan FlatPlan(int64_t count, int64_t work) {
   StrategyPlan plan;
-  plan.name = name;
   plan.own_loop_shape = std::make_shared<const Shape>(
       Shape::Array(PrimitiveType::kF32, {count}));
   plan.loop_shape = plan.own_loop_shape.get();
@@ -552,8 +550,7 @@ std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst) {
   }
   int64_t positions = 1;
   for (int64_t e : d->pos_ext) positions *= e;
-  StrategyPlan plan =
-      FlatPlan("depthwise", positions, d->taps * d->features);
+  StrategyPlan plan = FlatPlan(positions, d->taps * d->features);
   plan.emit = [d = *d](const LoopArgs& a) { return EmitDepthwise(a, d); };
   return plan;
 }
@@ -602,7 +599,7 @@ std::optional<StrategyPlan> PlanDepthwiseRows(const Instruction& inst,
   }
   int64_t rows = 1;
   for (int64_t e : r.row_ext) rows *= e;
-  StrategyPlan plan = FlatPlan("depthwise-rows", rows, d->taps * r.row);
+  StrategyPlan plan = FlatPlan(rows, d->taps * r.row);
   plan.emit = [r](const LoopArgs& a) { return EmitDepthwiseRows(a, r); };
   return plan;
 }

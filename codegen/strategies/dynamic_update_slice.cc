@@ -68,7 +68,6 @@ std::optional<StrategyPlan> PlanDynamicUpdateSlice(const Instruction& inst) {
     return std::nullopt;
   // Serial: the copy and the update must not interleave across threads.
   StrategyPlan plan;
-  plan.name = "dynamic-update-slice";
   plan.emit = EmitDynamicUpdateSlice;
   return plan;
 }

@@ -63,7 +63,6 @@ std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
     return std::nullopt;
   }
   StrategyPlan plan;
-  plan.name = "variadic-reduce";
   plan.loop_shape = CommonLeafShape(inst);
   plan.work_per_element = WorkPerElement(inst);
   plan.emit = [](const LoopArgs& a) -> absl::Status {
@@ -95,7 +94,6 @@ std::optional<StrategyPlan> PlanAllocateBuffer(const Instruction& inst) {
     if (!leaf->IsArray()) return std::nullopt;
   }
   StrategyPlan plan;
-  plan.name = "allocate-buffer";
   plan.emit = [](const LoopArgs&) { return absl::OkStatus(); };
   return plan;
 }
@@ -104,7 +102,6 @@ std::optional<StrategyPlan> PlanAllocateBuffer(const Instruction& inst) {
 std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
   if (!HasElementalForm(inst)) return std::nullopt;
   StrategyPlan plan;
-  plan.name = "element-loops";
   plan.loop_shape = CommonLeafShape(inst);
   plan.work_per_element = WorkPerElement(inst);
   plan.emit = [](const LoopArgs& a) -> absl::Status {

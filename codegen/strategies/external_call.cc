@@ -178,7 +178,6 @@ std::optional<StrategyPlan> PlanExternalCall(const Instruction& inst) {
     return std::nullopt;
   }
   StrategyPlan plan;
-  plan.name = "external-call";
   plan.may_fail = true;
   // Operands in another layout than their constraint are copied into
   // scratch, one buffer each, in the constrained layout.

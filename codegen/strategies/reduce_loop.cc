@@ -145,7 +145,6 @@ std::optional<StrategyPlan> PlanReduceLoop(const Instruction& inst) {
   std::optional<ReduceLoop> loop = MatchReduceLoop(inst);
   if (!loop.has_value()) return std::nullopt;
   StrategyPlan plan;
-  plan.name = "reduce-loop";
   plan.loop_shape = loop->loop_shape;
   plan.work_per_element = loop->work_per_element;
   plan.emit = [loop = *loop](const LoopArgs& args) {

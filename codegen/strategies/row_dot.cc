@@ -111,7 +111,6 @@ std::optional<StrategyPlan> PlanRowDot(const Instruction& inst) {
   std::optional<DotSite> rd = MatchRowDot(inst);
   if (!rd.has_value()) return std::nullopt;
   StrategyPlan plan;
-  plan.name = "row-dot";
   plan.loop_shape = &inst.shape();
   // A row of the result reads a row of lhs and all of rhs.
   plan.work_per_element = rd->dot->operand(0)->shape().dimensions(1);

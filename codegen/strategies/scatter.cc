@@ -434,7 +434,6 @@ std::optional<StrategyPlan> PlanScatter(const Instruction& inst) {
   // located, when the loop is emitted. The loop stays serial: updates that
   // meet at one element must combine in order.
   StrategyPlan plan;
-  plan.name = "scatter";
   plan.emit = EmitScatter;
   return plan;
 }

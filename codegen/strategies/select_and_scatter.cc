@@ -289,7 +289,6 @@ std::optional<StrategyPlan> PlanSelectAndScatter(const Instruction& inst) {
   // located, when the loop is emitted. Overlapping windows scatter into the
   // same element in source order, so the loop stays serial.
   StrategyPlan plan;
-  plan.name = "select-and-scatter";
   plan.emit = EmitSelectAndScatter;
   return plan;
 }

@@ -260,7 +260,6 @@ std::optional<StrategyPlan> PlanSort(const Instruction& inst) {
   const int64_t dim = inst.dimensions().at(0);
   const std::vector<const Shape*> leaves = inst.shape().Leaves();
   StrategyPlan plan;
-  plan.name = "sort";
   for (const Shape* s : leaves) plan.scratch_bytes += AlignUp(s->ByteSize());
   // Rows are independent, so the loop over them splits, unless the sort
   // dimension is the outermost one (then a chunk would hold part of every

@@ -254,7 +254,6 @@ std::optional<StrategyPlan> PlanTopK(const Instruction& inst) {
   const Shape& values = inst.shape().tuple_shapes(0);
   const Shape& indices = inst.shape().tuple_shapes(1);
   StrategyPlan plan;
-  plan.name = "top-k";
   // Rows are independent, unless the selected dimension is the outermost
   // one of the layout (then a chunk would hold part of every row).
   const int last = values.rank() - 1;

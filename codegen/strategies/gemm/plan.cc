@@ -456,7 +456,6 @@ std::optional<StrategyPlan> PlanGemm(const Instruction& inst,
   ChooseOperandReads(*g, inst, target);
   SizeOnceBytes(*g);
   StrategyPlan plan;
-  plan.name = "gemm";
   SplitUnits(*g, target, plan);
   SizeScratch(*g, plan);
   SetEmitters(g, plan);
