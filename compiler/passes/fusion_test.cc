@@ -107,10 +107,20 @@ ENTRY e {
   EXPECT_EQ(m->entry()->FindInstruction("m"), nullptr);
 }
 
-TEST(FusionTest, CheapProducerIsNotDuplicatedNextToAnUnfusibleUser) {
-  // The tuple needs m in a buffer anyway, so copying m into a's region
-  // would only compute it twice.
-  std::unique_ptr<Module> m = Fused(R"(
+// Cases whose whole check is the regions fusion forms: a module, and for
+// each fusion of the entry "kind: member names sorted" (none: nothing fused).
+struct RegionCase {
+  std::string name;
+  std::string hlo;
+  std::vector<std::string> regions;
+};
+
+const std::vector<RegionCase>& RegionCases() {
+  static const auto* const kCases = new std::vector<RegionCase>{
+    // The tuple needs m in a buffer anyway, so copying m into a's region
+    // would only compute it twice.
+    {"CheapProducerIsNotDuplicatedNextToAnUnfusibleUser",
+     R"(
 HloModule m
 ENTRY e {
   p = f32[8] parameter(0)
@@ -118,10 +128,146 @@ ENTRY e {
   a = f32[8] add(m, p)
   ROOT t = (f32[8], f32[8]) tuple(a, m)
 }
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_TRUE(Regions(*m).empty());
+)",
+     {}},
+    {"ExpensiveProducerWithOneUserIsFused",
+     R"(
+HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  x = f32[8] exponential(p)
+  ROOT a = f32[8] add(x, p)
 }
+)",
+     {"kLoop: a x"}},
+    // The broadcast does not read the expensive op directly: a cheap op and a
+    // reshape sit in between. The exponential would still run once per element
+    // of the broadcast, and the reduce (softmax's row maximum) once per element
+    // of the row, so both stay outside the broadcast's group.
+    {"ExpensiveProducerIsNotFusedIntoABroadcastThroughCheapOps",
+     R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] maximum(a, b)
+}
+ENTRY e {
+  p = f32[8,16] parameter(0)
+  init = f32[] constant(-inf)
+  r = f32[8] reduce(p, init), dimensions={1}, to_apply=max
+  x = f32[8] exponential(r)
+  n = f32[8] negate(x)
+  s = f32[8,1] reshape(n)
+  t = f32[8] reshape(s)
+  b = f32[8,16] broadcast(t), dimensions={0}
+  ROOT a = f32[8,16] subtract(p, b)
+}
+)",
+     {"kInput: init r x", "kLoop: a b n s t"}},
+    {"CheapProducerIsFusedIntoAnExpandingBroadcast",
+     R"(
+HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  x = f32[8] negate(p)
+  b = f32[8,16] broadcast(x), dimensions={0}
+  q = f32[8,16] parameter(1)
+  ROOT a = f32[8,16] add(b, q)
+}
+)",
+     {"kLoop: a b x"}},
+    {"ExpensiveProducerIsNotFusedIntoAnOverlappingReduceWindow",
+     R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  p = f32[16] parameter(0)
+  x = f32[16] exponential(p)
+  i = f32[] constant(-inf)
+  ROOT w = f32[14] reduce-window(x, i), window={size=3 stride=1}, to_apply=max
+}
+)",
+     {}},
+    {"ExpensiveProducerIsFusedIntoADisjointReduceWindow",
+     R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  p = f32[16] parameter(0)
+  x = f32[16] exponential(p)
+  i = f32[] constant(-inf)
+  ROOT w = f32[8] reduce-window(x, i), window={size=2 stride=2}, to_apply=max
+}
+)",
+     {"kInput: i w x"}},
+    {"AConvolutionDoesNotFuseIntoAReshape",
+     R"(
+HloModule m
+ENTRY e {
+  x = f32[1,6,3] parameter(0)
+  k = f32[3,3,2] parameter(1)
+  c = f32[1,4,2] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+  ROOT r = f32[8] reshape(c)
+}
+)",
+     {}},
+    {"DotWithSeveralUsersStaysOutside",
+     R"(
+HloModule m
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  w = f32[8,16] parameter(1)
+  d = f32[4,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = f32[4,16] negate(d)
+  a = f32[4,16] abs(d)
+  ROOT t = (f32[4,16], f32[4,16]) tuple(n, a)
+}
+)",
+     {}},
+    // Index arithmetic (a convert and a clamp of the ids, as JAX emits it) is
+    // cheap and fuses into the gather that reads it.
+    {"IndexArithmeticIsFusedIntoAGather",
+     R"(
+HloModule m
+ENTRY e {
+  table = f32[5,3] parameter(0)
+  ids = s64[4] parameter(1)
+  i = s32[4] convert(ids)
+  zero = s32[] constant(0)
+  z = s32[4] broadcast(zero), dimensions={}
+  c = s32[4] maximum(i, z)
+  ROOT g = f32[4,3] gather(table, c), offset_dims={1},
+      collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,
+      slice_sizes={1,3}
+}
+)",
+     {"kLoop: c g i z zero"}},
+  };
+  return *kCases;
+}
+
+class FusionRegionTest : public ::testing::TestWithParam<RegionCase> {};
+
+TEST_P(FusionRegionTest, FormsTheExpectedRegions) {
+  std::unique_ptr<Module> m = Fused(GetParam().hlo);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m), GetParam().regions);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    FusionTest, FusionRegionTest, ::testing::ValuesIn(RegionCases()),
+    [](const ::testing::TestParamInfo<RegionCase>& info) {
+      return info.param.name;
+    });
 
 TEST(FusionTest, ProducerReachedThroughTooManyPathsStaysOutside) {
   // Four diamonds: a3 is reached through 2 paths from the root a4, a2
@@ -172,19 +318,6 @@ ENTRY e {
   EXPECT_NE(m->entry()->FindInstruction("x"), nullptr);
 }
 
-TEST(FusionTest, ExpensiveProducerWithOneUserIsFused) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-ENTRY e {
-  p = f32[8] parameter(0)
-  x = f32[8] exponential(p)
-  ROOT a = f32[8] add(x, p)
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: a x"}));
-}
-
 TEST(FusionTest, ExpensiveProducerIsNotFusedIntoAnExpandingBroadcast) {
   std::unique_ptr<Module> m = Fused(R"(
 HloModule m
@@ -203,88 +336,6 @@ ENTRY e {
   EXPECT_EQ(x->opcode(), Opcode::kExp);
   EXPECT_EQ(FusionRefusal(*x, *m->entry()->parameter(0)),
             "the consumer has no element-wise form");
-}
-
-// The broadcast does not read the expensive op directly: a cheap op and a
-// reshape sit in between. The exponential would still run once per element
-// of the broadcast, and the reduce (softmax's row maximum) once per element
-// of the row, so both stay outside the broadcast's group.
-TEST(FusionTest, ExpensiveProducerIsNotFusedIntoABroadcastThroughCheapOps) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] maximum(a, b)
-}
-ENTRY e {
-  p = f32[8,16] parameter(0)
-  init = f32[] constant(-inf)
-  r = f32[8] reduce(p, init), dimensions={1}, to_apply=max
-  x = f32[8] exponential(r)
-  n = f32[8] negate(x)
-  s = f32[8,1] reshape(n)
-  t = f32[8] reshape(s)
-  b = f32[8,16] broadcast(t), dimensions={0}
-  ROOT a = f32[8,16] subtract(p, b)
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kInput: init r x",
-                                                   "kLoop: a b n s t"}));
-}
-
-TEST(FusionTest, CheapProducerIsFusedIntoAnExpandingBroadcast) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-ENTRY e {
-  p = f32[8] parameter(0)
-  x = f32[8] negate(p)
-  b = f32[8,16] broadcast(x), dimensions={0}
-  q = f32[8,16] parameter(1)
-  ROOT a = f32[8,16] add(b, q)
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: a b x"}));
-}
-
-TEST(FusionTest, ExpensiveProducerIsNotFusedIntoAnOverlappingReduceWindow) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-ENTRY e {
-  p = f32[16] parameter(0)
-  x = f32[16] exponential(p)
-  i = f32[] constant(-inf)
-  ROOT w = f32[14] reduce-window(x, i), window={size=3 stride=1}, to_apply=max
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_TRUE(Regions(*m).empty());
-}
-
-TEST(FusionTest, ExpensiveProducerIsFusedIntoADisjointReduceWindow) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-ENTRY e {
-  p = f32[16] parameter(0)
-  x = f32[16] exponential(p)
-  i = f32[] constant(-inf)
-  ROOT w = f32[8] reduce-window(x, i), window={size=2 stride=2}, to_apply=max
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kInput: i w x"}));
 }
 
 TEST(FusionTest, NothingIsFusedIntoADotButItsEpilogueTakesTheDot) {
@@ -400,36 +451,6 @@ ENTRY e {
   EXPECT_NE(regions[0].find(" r "), std::string::npos) << regions[0];
   EXPECT_EQ(regions[0].find(" c "), std::string::npos) << regions[0];
   EXPECT_NE(m->entry()->FindInstruction("c"), nullptr);
-}
-
-TEST(FusionTest, AConvolutionDoesNotFuseIntoAReshape) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-ENTRY e {
-  x = f32[1,6,3] parameter(0)
-  k = f32[3,3,2] parameter(1)
-  c = f32[1,4,2] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
-  ROOT r = f32[8] reshape(c)
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_TRUE(Regions(*m).empty());
-}
-
-TEST(FusionTest, DotWithSeveralUsersStaysOutside) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-ENTRY e {
-  x = f32[4,8] parameter(0)
-  w = f32[8,16] parameter(1)
-  d = f32[4,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  n = f32[4,16] negate(d)
-  a = f32[4,16] abs(d)
-  ROOT t = (f32[4,16], f32[4,16]) tuple(n, a)
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_TRUE(Regions(*m).empty());
 }
 
 TEST(FusionTest, ReduceOnlyFusesIntoASameShapedElementwiseConsumer) {
@@ -578,27 +599,6 @@ ENTRY e {
   EXPECT_EQ(EntryOpcodes(*m),
             (std::vector<std::string>{"parameter", "parameter", "parameter",
                                       "fusion"}));
-}
-
-// Index arithmetic (a convert and a clamp of the ids, as JAX emits it) is
-// cheap and fuses into the gather that reads it.
-TEST(FusionTest, IndexArithmeticIsFusedIntoAGather) {
-  std::unique_ptr<Module> m = Fused(R"(
-HloModule m
-ENTRY e {
-  table = f32[5,3] parameter(0)
-  ids = s64[4] parameter(1)
-  i = s32[4] convert(ids)
-  zero = s32[] constant(0)
-  z = s32[4] broadcast(zero), dimensions={}
-  c = s32[4] maximum(i, z)
-  ROOT g = f32[4,3] gather(table, c), offset_dims={1},
-      collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,
-      slice_sizes={1,3}
-}
-)");
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(Regions(*m), (std::vector<std::string>{"kLoop: c g i z zero"}));
 }
 
 // Under an expanding broadcast each gathered element would be computed
