@@ -281,6 +281,53 @@ ENTRY e {
   }
 }
 
+TEST(GemmE2eTest, S8ProductsAtTheExtremesOfTheRangeAreExact) {
+  // a[i,q] is -128 in odd rows, and in even rows -128 at even q and 127 at
+  // odd q; b[q,j] is -128 in even columns and 127 in odd ones. With K = 64:
+  //   odd row,  even column: 64 * 16384                       =  1048576
+  //   odd row,  odd column:  64 * (-128 * 127)                = -1040384
+  //   even row, even column: 32 * 16384 + 32 * (127 * -128)   =     4096
+  //   even row, odd column:  32 * (-128 * 127) + 32 * 127^2   =    -4064
+  // Pairs of such products overflow 16 bits, so a kernel that sums them in
+  // 16 bits (vpmaddubsw) would be wrong; the quads (vpdpbusd) and the
+  // widened kernels sum in 32.
+  const int64_t m = 32, n = 32, k = 64;
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  a = s8[32,64] parameter(0)
+  b = s8[64,32] parameter(1)
+  ROOT d = s32[32,32] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  EXPECT_EQ(PlanName(hlo), "gemm");
+  Literal a(Shape::Array(P::kS8, {m, k}));
+  Literal b(Shape::Array(P::kS8, {k, n}));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t q = 0; q < k; ++q) {
+      a.Set<int8_t>(i * k + q, i % 2 == 1 || q % 2 == 0 ? -128 : 127);
+    }
+  }
+  for (int64_t q = 0; q < k; ++q) {
+    for (int64_t j = 0; j < n; ++j) {
+      b.Set<int8_t>(q * n + j, j % 2 == 0 ? -128 : 127);
+    }
+  }
+  // This host's kernel, then without VNNI (the operands widened to s32),
+  // then without AVX-512.
+  for (const std::string features : {"", "-avx512vnni", "-avx512f"}) {
+    SCOPED_TRACE(features);
+    auto r = CompileAndRunWith(hlo, {a, b}, features, /*threads=*/false);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const std::vector<int32_t> c = Values<P::kS32>((*r)[0]);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const int32_t want = i % 2 == 1 ? (j % 2 == 0 ? 1048576 : -1040384)
+                                        : (j % 2 == 0 ? 4096 : -4064);
+        ASSERT_EQ(c[i * n + j], want) << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST(GemmE2eTest, Bf16OperandsAccumulateInF32) {
   const char* hlo = R"(HloModule m
 ENTRY e {
