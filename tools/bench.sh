@@ -19,9 +19,9 @@ json=$root/build/bench.json
 mkdir -p "$root/build"
 
 if [ -z "${AOTC_BENCH_BUILD_DIR:-}" ]; then
-  "$root/tools/build.sh" aotc_bench >&2
+  AOTC_DEPS=--all "$root/tools/build.sh" aotc_bench >&2
 else
-  "$root/tools/setup-deps.sh"
+  "$root/tools/setup-deps.sh" --all
   ninja -C "$build" aotc_bench >&2
 fi
 [ -x "$build/bench/aotc_bench" ] || {

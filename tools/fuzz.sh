@@ -27,7 +27,7 @@ usage() {
 }
 
 configure_and_build() {
-  "$root/tools/setup-deps.sh"
+  "$root/tools/setup-deps.sh" --all
   local seconds_arg=()
   if [ -n "${AOTC_FUZZ_SECONDS:-}" ]; then
     seconds_arg=(-DAOTC_FUZZ_SECONDS="$AOTC_FUZZ_SECONDS")

@@ -1,24 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages aotc builds with, if any is missing.
-# Idempotent and silent when everything is present. Needs root or sudo.
+# Installs the Debian 12 packages aotc needs, if any is missing. Idempotent
+# and silent when everything is present. Needs root or sudo.
+#
+#   tools/setup-deps.sh          what building aotc and its samples needs
+#                                (tools/quickstart.sh, tools/build.sh)
+#   tools/setup-deps.sh --all    that, and what the whole test suite, the
+#                                benchmarks and the sanitizer build need
+#                                (tools/test.sh, tools/sanitize.sh,
+#                                tools/bench.sh)
 set -euo pipefail
 
+# Building aotc: the compiler, LLVM, the front ends' libraries, and
+# GoogleTest and FileCheck, which configuring with the tests (the default)
+# looks for.
 packages=(
   cmake ninja-build ccache g++ git python3
   llvm-19-dev llvm-19-tools
-  clang-19 libclang-rt-19-dev
   libprotobuf-dev protobuf-compiler
   libabsl-dev nlohmann-json3-dev
-  googletest libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  libopenblas-dev libdnnl-dev
-  # Cross targets, run under emulation by tests/cross_targets and
-  # samples/cortex_m: Linux user mode for AArch64 and RISC-V 64, the Arm
-  # MPS2 boards for Cortex-M, and the cross compilers that link them.
-  qemu-user qemu-system-arm
-  gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-  gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
-  gcc-arm-none-eabi libnewlib-arm-none-eabi
+  googletest libgtest-dev libgmock-dev
 )
+if [ "${1:-}" = "--all" ]; then
+  packages+=(
+    # The sanitizer build and the fuzz targets.
+    clang-19 libclang-rt-19-dev
+    # The benchmarks and their anchors.
+    libbenchmark-dev libeigen3-dev libopenblas-dev libdnnl-dev
+    # Cross targets, run under emulation by tests/cross_targets and
+    # samples/cortex_m: Linux user mode for AArch64 and RISC-V 64, the Arm
+    # MPS2 boards for Cortex-M, and the cross compilers that link them.
+    qemu-user qemu-system-arm
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+    gcc-arm-none-eabi libnewlib-arm-none-eabi
+  )
+elif [ $# -gt 0 ]; then
+  echo "usage: tools/setup-deps.sh [--all]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do
