@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 #include "aotc/runtime.h"
@@ -103,6 +104,22 @@ std::optional<std::string> CheckArray(const char* what, const float* got,
   return Format("%s: max abs error %.3g at index %.0f exceeds %.3g", what,
                 worst, static_cast<double>(worst_index),
                 kArrayTolerance * scale);
+}
+
+std::optional<std::string> CheckExact(const char* what, const float* got,
+                                      const std::vector<float>& want,
+                                      bool bits) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    const bool same = bits ? std::memcmp(&got[i], &want[i], sizeof(float)) == 0
+                           : got[i] == want[i];
+    if (!same) {
+      // A zero of the other sign prints as -0 or 0.
+      return Format("%s: element %.0f is %.9g, expected %.9g", what,
+                    static_cast<double>(i), static_cast<double>(got[i]),
+                    static_cast<double>(want[i]));
+    }
+  }
+  return std::nullopt;
 }
 
 bool SkipOnError(benchmark::State& state,

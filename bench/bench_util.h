@@ -86,6 +86,12 @@ std::optional<std::string> CheckScalar(const char* what, double got,
                                        double want);
 std::optional<std::string> CheckArray(const char* what, const float* got,
                                       const std::vector<double>& want);
+// Exact: every element equal to `want`'s, bit for bit when `bits` (so that
+// -0 and +0, which compare equal, must also stand where `want` has them),
+// else by value.
+std::optional<std::string> CheckExact(const char* what, const float* got,
+                                      const std::vector<float>& want,
+                                      bool bits);
 
 // Skips the benchmark with `error` when there is one; returns whether it did.
 bool SkipOnError(benchmark::State& state,
@@ -101,20 +107,30 @@ void SetBytes(benchmark::State& state, int64_t bytes_per_iteration);
 // thread count, runs call() once with `out` poisoned with NaN (so that a stale
 // result cannot pass), checks `out` against `want`, then times call().
 // call() returns an aotc status (AOTC_OK for non-aotc implementations).
-template <typename Call>
-void TimeArrayResult(benchmark::State& state, const char* name,
-                     const std::vector<double>& want, AlignedFloats& out,
-                     int64_t bytes_per_iteration, Call call) {
+// TimeCheckedResult takes the check itself: check(out.data()) returns the
+// error, if any.
+template <typename Check, typename Call>
+void TimeCheckedResult(benchmark::State& state, const char* name,
+                       AlignedFloats& out, int64_t bytes_per_iteration,
+                       Check check, Call call) {
   UseThreads(state);
   std::fill(out.data(), out.data() + out.size(),
             std::numeric_limits<float>::quiet_NaN());
   if (SkipOnStatus(state, name, call())) return;
-  if (SkipOnError(state, CheckArray(name, out.data(), want))) return;
+  if (SkipOnError(state, check(out.data()))) return;
   for (auto _ : state) {
     call();
     benchmark::ClobberMemory();
   }
   SetBytes(state, bytes_per_iteration);
+}
+template <typename Call>
+void TimeArrayResult(benchmark::State& state, const char* name,
+                     const std::vector<double>& want, AlignedFloats& out,
+                     int64_t bytes_per_iteration, Call call) {
+  TimeCheckedResult(
+      state, name, out, bytes_per_iteration,
+      [&](const float* got) { return CheckArray(name, got, want); }, call);
 }
 
 // An element of a result checked before timing: its offset, its value
