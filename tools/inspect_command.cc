@@ -157,10 +157,9 @@ int RunInspect(const InspectOptions& options) {
                         options.passes.print_ir_after_all ||
                         options.passes.pass_timing;
   if (!options.after.empty()) {
-    const std::vector<std::string> names = OptimizationPassNames();
-    if (std::find(names.begin(), names.end(), options.after) == names.end()) {
-      std::fprintf(stderr, "aotc: error: --after: unknown pass '%s' (passes: %s)\n",
-                   options.after.c_str(), absl::StrJoin(names, ", ").c_str());
+    if (absl::Status st = CheckPassName(options.after); !st.ok()) {
+      std::fprintf(stderr, "aotc: error: --after: %s\n",
+                   std::string(st.message()).c_str());
       return 2;
     }
   }

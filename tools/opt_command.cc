@@ -6,13 +6,11 @@
 // runs after every pass, as in `compile`. The output reads back: it is the
 // printer's text of the module, without inspect's summary, so the golden
 // tests of tests/passes/ pipe it into FileCheck.
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_join.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/printer.h"
 #include "compiler/passes/pipelines.h"
@@ -20,30 +18,16 @@
 #include "tools/commands.h"
 
 namespace aotc {
-namespace {
-
-// The first name of `passes` that is no pass of the pipeline, or null.
-const std::string* FindUnknownPass(const std::vector<std::string>& passes) {
-  const std::vector<std::string> names = OptimizationPassNames();
-  for (const std::string& pass : passes) {
-    if (std::find(names.begin(), names.end(), pass) == names.end()) {
-      return &pass;
-    }
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 int RunOpt(const OptOptions& options) {
   // Pass names are checked before the model is read: a misspelt name is a
   // usage error whatever the model holds.
-  if (const std::string* unknown = FindUnknownPass(options.passes.passes)) {
-    std::fprintf(stderr,
-                 "aotc: error: --passes: unknown pass '%s' (passes: %s)\n",
-                 unknown->c_str(),
-                 absl::StrJoin(OptimizationPassNames(), ", ").c_str());
-    return 2;
+  for (const std::string& pass : options.passes.passes) {
+    if (absl::Status st = CheckPassName(pass); !st.ok()) {
+      std::fprintf(stderr, "aotc: error: --passes: %s\n",
+                   std::string(st.message()).c_str());
+      return 2;
+    }
   }
   absl::StatusOr<std::unique_ptr<Module>> module =
       LoadModuleFromFile(options.model);

@@ -85,12 +85,6 @@ std::unique_ptr<Pass> MakePass(std::string_view name,
   return nullptr;
 }
 
-absl::Status UnknownPass(const std::string& name) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown pass '", name, "' (passes: ",
-                   absl::StrJoin(OptimizationPassNames(), ", "), ")"));
-}
-
 }  // namespace
 
 std::vector<std::string> OptimizationPassNames() {
@@ -99,14 +93,28 @@ std::vector<std::string> OptimizationPassNames() {
   return names;
 }
 
+absl::Status CheckPassName(std::string_view name) {
+  const std::vector<std::string> names = OptimizationPassNames();
+  if (std::find(names.begin(), names.end(), name) != names.end()) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown pass '", std::string(name), "' (passes: ",
+      absl::StrJoin(names, ", "), ")"));
+}
+
 absl::StatusOr<PassPipeline> BuildPassPipeline(
     const std::vector<std::string>& names, bool strict_fp) {
   PassConfig config;
   config.strict_fp = strict_fp;
   PassPipeline pipeline("optimize");
+  if (names.empty()) {
+    for (PassFactory make : kPipeline) pipeline.AddPass(make(config));
+    return pipeline;
+  }
   for (const std::string& name : names) {
     std::unique_ptr<Pass> pass = MakePass(name, config);
-    if (pass == nullptr) return UnknownPass(name);
+    if (pass == nullptr) return CheckPassName(name);
     pipeline.AddPass(std::move(pass));
   }
   return pipeline;
@@ -114,16 +122,11 @@ absl::StatusOr<PassPipeline> BuildPassPipeline(
 
 absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
     Module& module, const OptimizeOptions& options) {
-  const std::vector<std::string> all = OptimizationPassNames();
   for (const std::string& d : options.disabled) {
-    if (std::find(all.begin(), all.end(), d) == all.end()) {
-      return UnknownPass(d);
-    }
+    RETURN_IF_ERROR(CheckPassName(d));
   }
-  ASSIGN_OR_RETURN(
-      PassPipeline pipeline,
-      BuildPassPipeline(options.passes.empty() ? all : options.passes,
-                        options.strict_fp));
+  ASSIGN_OR_RETURN(PassPipeline pipeline,
+                   BuildPassPipeline(options.passes, options.strict_fp));
   PipelineOptions po;
   po.verify_after_each = options.verify_after_each;
   po.disabled = options.disabled;

@@ -40,9 +40,13 @@ struct OptimizeOptions {
 // The names of the pipeline's passes, in the order they run.
 std::vector<std::string> OptimizationPassNames();
 
-// A pipeline of the named passes, in the given order; `strict_fp` as in
-// OptimizeOptions. A name that is no pass of the optimization pipeline is a
-// usage error (InvalidArgument listing the passes).
+// OK when `name` is a pass of the optimization pipeline; else a usage error
+// (InvalidArgument "unknown pass 'x' (passes: ...)").
+absl::Status CheckPassName(std::string_view name);
+
+// A pipeline of the named passes, in the given order (empty: the whole
+// pipeline); `strict_fp` as in OptimizeOptions. A name that is no pass is
+// CheckPassName's error.
 absl::StatusOr<PassPipeline> BuildPassPipeline(
     const std::vector<std::string>& names, bool strict_fp);
 
