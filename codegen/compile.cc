@@ -278,6 +278,16 @@ std::string HostFeatures() {
   return absl::StrJoin(features, ",");
 }
 
+TargetInfo PlanningTarget(const llvm::TargetMachine& tm,
+                          const CompileOptions& options) {
+  TargetInfo target = DescribeTarget(tm);
+  if (options.l1_cache_bytes > 0) target.l1_bytes = options.l1_cache_bytes;
+  if (options.l2_cache_bytes > 0) target.l2_bytes = options.l2_cache_bytes;
+  // vdpbf16ps sums round differently from the evaluator's.
+  if (options.strict_fp) target.bf16_pair_dot = false;
+  return target;
+}
+
 absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                                             const CompileOptions& options) {
   if (options.opt_level < 0 || options.opt_level > 3) {
@@ -338,10 +348,7 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   }
   ModuleContext mc(m, sig.name);
   mc.set_strict_fp(options.strict_fp);
-  TargetInfo target = DescribeTarget(*tm);
-  if (options.l1_cache_bytes > 0) target.l1_bytes = options.l1_cache_bytes;
-  if (options.l2_cache_bytes > 0) target.l2_bytes = options.l2_cache_bytes;
-  if (options.strict_fp) target.bf16_pair_dot = false;
+  const TargetInfo target = PlanningTarget(*tm, options);
   mc.set_target(target);
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;

@@ -16,8 +16,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "codegen/backend/target_info.h"
 #include "codegen/header/signature.h"
 #include "compiler/ir/module.h"
+
+namespace llvm {
+class TargetMachine;
+}
 
 namespace aotc::codegen {
 
@@ -87,6 +92,12 @@ absl::Status CheckSupported(const Module& module);
 
 absl::StatusOr<CompiledModel> CompileModule(const Module& module,
                                             const CompileOptions& options);
+
+// The target the strategies plan for when `options` compile for `tm`: its
+// vector registers and caches (DescribeTarget), with the cache sizes
+// `options` override, and no bf16 pair products under strict_fp.
+TargetInfo PlanningTarget(const llvm::TargetMachine& tm,
+                          const CompileOptions& options);
 
 // The host's triple, CPU name and CPU features ("+a,-b", sorted).
 std::string HostTriple();

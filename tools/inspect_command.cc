@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "codegen/backend/target_info.h"
 #include "codegen/backend/target_machine.h"
 #include "codegen/compile.h"
 #include "codegen/strategy.h"
@@ -63,14 +62,15 @@ namespace {
 // target flags sees it. Which strategy applies never depends on the target
 // (only tiles and scratch do), so the report is the same on every machine.
 absl::StatusOr<codegen::TargetInfo> HostTarget(bool strict_fp) {
+  codegen::CompileOptions options;
+  options.strict_fp = strict_fp;
   ASSIGN_OR_RETURN(const codegen::ResolvedTarget resolved,
-                   codegen::ResolveTarget("", "", ""));
+                   codegen::ResolveTarget(options.target_triple, options.cpu,
+                                          options.features));
   ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> tm,
-                   codegen::CreateTargetMachine(resolved, /*pic=*/true,
-                                                /*opt_level=*/2));
-  codegen::TargetInfo target = codegen::DescribeTarget(*tm);
-  if (strict_fp) target.bf16_pair_dot = false;
-  return target;
+                   codegen::CreateTargetMachine(resolved, options.pic,
+                                                options.opt_level));
+  return codegen::PlanningTarget(*tm, options);
 }
 
 // How the line of a while, conditional or call names the computations it
