@@ -11,18 +11,24 @@
 // scales, offsets, means and variances) uniform in [0.5, 1.5), so the
 // variances are positive; the image (the last argument) uniform in [0, 1).
 // The network ends in a softmax: before timing, its 1000 outputs must be
-// finite, non-negative and sum to 1 within 1e-4. (The evaluator takes too
-// long on the whole network to serve as the check.)
+// finite, non-negative, sum to 1 within 1e-4, and match the reference
+// evaluator's (oracle mode, evaluated once per process on the same inputs:
+// about 40 s of one core) within its error budget (tools/compare.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/frontend/load_module.h"
 #include "resnet50.h"
+#include "tools/compare.h"
 
 namespace aotc::bench {
 namespace {
@@ -94,6 +100,48 @@ std::optional<std::string> CheckSoftmax(const float* p, int64_t n) {
   return std::nullopt;
 }
 
+// The evaluator's softmax on the same arguments, with its error budgets;
+// evaluated once per process.
+const absl::StatusOr<OracleValue>& Expected() {
+  static const auto* expected = [] {
+    absl::StatusOr<std::unique_ptr<Module>> module =
+        LoadModuleFromFile(AOTC_RESNET50_HLO_PATH);
+    if (!module.ok()) return new absl::StatusOr<OracleValue>(module.status());
+    const std::vector<AlignedFloats>& args = Args();
+    const std::vector<std::vector<int64_t>>& dims = ArgDims();
+    std::vector<Literal> literals;
+    for (size_t i = 0; i < args.size(); ++i) {
+      Literal lit(Shape::Array(PrimitiveType::kF32, dims[i]));
+      std::memcpy(lit.mutable_raw(), args[i].data(), lit.raw_size());
+      literals.push_back(std::move(lit));
+    }
+    return new absl::StatusOr<OracleValue>(
+        EvaluateOracle(**module, literals));
+  }();
+  return *expected;
+}
+
+// The softmax compared with the evaluator's.
+std::optional<std::string> CheckAgainstEvaluator(const float* p, int64_t n) {
+  const absl::StatusOr<OracleValue>& oracle = Expected();
+  if (!oracle.ok()) {
+    return "resnet50: the evaluator: " +
+           std::string(oracle.status().message());
+  }
+  const Literal& want = *oracle->value.Leaves()[0];
+  Literal got(want.shape());
+  if (got.element_count() != n) return "resnet50: wrong result size";
+  std::memcpy(got.mutable_raw(), p, got.raw_size());
+  const Comparison c =
+      CompareLiterals(got, want, DefaultTolerance(PrimitiveType::kF32),
+                      &oracle->bounds[0]);
+  if (!c.ok() || c.finite != n) {
+    return "resnet50: differs from the evaluator beyond the error budget: " +
+           c.first_mismatch;
+  }
+  return std::nullopt;
+}
+
 void Resnet50(benchmark::State& state) {
   UseThreads(state);
   const std::vector<AlignedFloats>& args = Args();
@@ -116,6 +164,9 @@ void Resnet50(benchmark::State& state) {
   };
   if (SkipOnStatus(state, "resnet50", run())) return;
   if (SkipOnError(state, CheckSoftmax(out.data(), out.size()))) return;
+  if (SkipOnError(state, CheckAgainstEvaluator(out.data(), out.size()))) {
+    return;
+  }
   for (auto _ : state) {
     run();
     benchmark::ClobberMemory();

@@ -1,4 +1,5 @@
-// Result comparison with per-type tolerances (see compare.h).
+// Result comparison within error budgets and per-type tolerances (see
+// compare.h).
 #include "tools/compare.h"
 
 #include <cmath>
@@ -29,10 +30,17 @@ double AsDouble(C v) {
 }
 
 
-// Whether x (computed) matches y (expected); updates c's error maxima.
+constexpr double kNoBudget = std::numeric_limits<double>::quiet_NaN();
+
+// Whether x (computed) matches y (expected) within `budget` (NaN: the
+// tolerance instead); updates c's error maxima.
 bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
-             double bound) {
+             double budget) {
   bool match;
+  if (std::isinf(budget)) {
+    ++c.unchecked;
+    return true;
+  }
   if (std::isnan(x) || std::isnan(y)) {
     match = std::isnan(x) && std::isnan(y);
     if (match) ++c.both_nan;
@@ -44,7 +52,11 @@ bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
     const double rel_error = y == 0 ? abs_error : abs_error / std::fabs(y);
     c.max_abs_error = std::max(c.max_abs_error, abs_error);
     c.max_rel_error = std::max(c.max_rel_error, rel_error);
-    const double allowed = tolerance.abs + tolerance.rel * std::fabs(y) + bound;
+    double allowed = budget;
+    if (std::isnan(budget)) {
+      ++c.by_tolerance;
+      allowed = tolerance.abs + tolerance.rel * std::fabs(y);
+    }
     match = abs_error <= allowed;
     double ratio = abs_error == 0 ? 0 : std::numeric_limits<double>::infinity();
     if (allowed > 0) ratio = abs_error / allowed;
@@ -55,8 +67,8 @@ bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
 
 // Compares element i (x computed, y expected) into c.
 void Check(Comparison& c, const Shape& shape, int64_t i, double x, double y,
-           Tolerance tolerance, double bound = 0) {
-  if (Matches(c, x, y, tolerance, bound)) return;
+           Tolerance tolerance, double budget = kNoBudget) {
+  if (Matches(c, x, y, tolerance, budget)) return;
   if (c.mismatches == 0) {
     c.first_mismatch = absl::StrCat("element ", IndexText(shape, i), ": got ",
                                     x, ", expected ", y);
@@ -76,13 +88,14 @@ void CheckExact(Comparison& c, const Shape& shape, int64_t i, C x, C y) {
   ++c.mismatches;
 }
 
-// A complex element matches when both parts do, each with the tolerance of
-// the part's type.
+// A complex element matches when both parts do, each within the element's
+// budget (or the tolerance of the part's type).
 template <typename R>
 void CheckComplex(Comparison& c, const Shape& shape, int64_t i,
-                  std::complex<R> x, std::complex<R> y, Tolerance tolerance) {
-  const bool re = Matches(c, x.real(), y.real(), tolerance, 0);
-  const bool im = Matches(c, x.imag(), y.imag(), tolerance, 0);
+                  std::complex<R> x, std::complex<R> y, Tolerance tolerance,
+                  double budget) {
+  const bool re = Matches(c, x.real(), y.real(), tolerance, budget);
+  const bool im = Matches(c, x.imag(), y.imag(), tolerance, budget);
   if (re && im) return;
   if (c.mismatches == 0) {
     c.first_mismatch =
@@ -129,13 +142,16 @@ Tolerance DefaultTolerance(PrimitiveType type) {
 }
 
 Comparison CompareLiterals(const Literal& actual, const Literal& expected,
-                           Tolerance tolerance, const Literal* bound) {
+                           Tolerance tolerance, const Literal* budget) {
   AOTC_CHECK(actual.shape().Compatible(expected.shape()),
              "comparing literals of different shapes");
-  AOTC_CHECK(bound == nullptr ||
-                 (bound->shape().element_type() == PrimitiveType::kF64 &&
-                  bound->shape().SameDimensions(expected.shape())),
-             "a bound must be an f64 array of the compared dimensions");
+  AOTC_CHECK(budget == nullptr ||
+                 (budget->shape().element_type() == PrimitiveType::kF64 &&
+                  budget->shape().SameDimensions(expected.shape())),
+             "a budget must be an f64 array of the compared dimensions");
+  auto budget_of = [&](int64_t i) {
+    return budget != nullptr ? budget->Get<double>(i) : kNoBudget;
+  };
   Comparison c;
   c.elements = expected.element_count();
   const PrimitiveType type = expected.shape().element_type();
@@ -144,7 +160,7 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
     // count.
     for (int64_t i = 0; i < c.elements; ++i) {
       Check(c, expected.shape(), i, NarrowToDouble(type, actual.raw()[i]),
-            NarrowToDouble(type, expected.raw()[i]), tolerance);
+            NarrowToDouble(type, expected.raw()[i]), tolerance, budget_of(i));
     }
     return c;
   }
@@ -166,12 +182,13 @@ Comparison CompareLiterals(const Literal& actual, const Literal& expected,
     for (int64_t i = 0; i < c.elements; ++i) {
       if constexpr (std::is_same_v<C, std::complex<float>> ||
                     std::is_same_v<C, std::complex<double>>) {
-        CheckComplex(c, expected.shape(), i, a[i], e[i], tolerance);
+        CheckComplex(c, expected.shape(), i, a[i], e[i], tolerance,
+                     budget_of(i));
       } else if constexpr (std::is_integral_v<C>) {
         CheckExact(c, expected.shape(), i, a[i], e[i]);
       } else {
         Check(c, expected.shape(), i, AsDouble(a[i]), AsDouble(e[i]),
-              tolerance, bound != nullptr ? bound->Get<double>(i) : 0);
+              tolerance, budget_of(i));
       }
     }
   });

@@ -1,18 +1,22 @@
 // Comparing a compiled model's results with the reference evaluator's, the
-// test oracle of `aotc run --check`, the codegen tests and the corpus tests.
+// test oracle of `aotc run --check`, `aotc conform`, the codegen tests and the
+// corpus tests.
 //
 // Integers must match exactly, pred by truth (any nonzero byte is true).
-// Floats match when both are NaN, or
-// both are the same infinity, or
-//   |actual - expected| <= abs + rel * |expected| + bound
-// with the per-type tolerance (DefaultTolerance) and the element's bound from
-// the evaluator's oracle mode (compiler/evaluator/oracle.h: the rounding
-// allowance of reassociated float sums, which grows with the number of terms
-// and their magnitudes; 0 when no sum is involved). Complex elements match
-// when both parts do. The per-type tolerance covers aotc's own transcendental
-// functions against the C library the evaluator uses (docs/math.md), grown
-// through a few dependent operations, and f16/bf16 results rounded after a
-// wider computation.
+// Floats match when both are NaN, or both are the same infinity, or
+//   |actual - expected| <= budget
+// with the element's error budget from the evaluator's oracle mode
+// (compiler/evaluator/oracle.h: what compiled code's own rounding and its
+// operands' budgets allow, in ulps of the element type for element-wise
+// operations and proportional to sqrt(n) u sum |terms| for sums, products
+// and windows; docs/testing.md, "The error budget"). There is no fixed
+// absolute floor: a value near zero is judged against its own budget. Where
+// the oracle could not follow a value (budget NaN: results of loops, maps,
+// custom calls, ...) the per-type tolerance abs + rel * |expected| applies
+// instead (DefaultTolerance: aotc's transcendental functions against the C
+// library, grown through a few dependent operations); a budget of +inf
+// accepts any value. Complex elements match when both parts do, each within
+// the element's budget.
 #ifndef AOTC_TOOLS_COMPARE_H_
 #define AOTC_TOOLS_COMPARE_H_
 
@@ -46,19 +50,24 @@ struct Comparison {
   double max_abs_error = 0;  // over elements where both are finite
   double max_rel_error = 0;
   // Over elements where both are finite: the largest ratio of the error to
-  // the element's allowed error (abs + rel * |expected| + bound); at most 1
-  // when ok(), so 1 / max_error_ratio is the margin.
+  // the element's allowed error (its budget, or the tolerance where it has
+  // none); at most 1 when ok(), so 1 / max_error_ratio is the margin.
   double max_error_ratio = 0;
+  // Float parts judged by the per-type tolerance for want of a budget, and
+  // parts whose budget is +inf (any value accepted).
+  int64_t by_tolerance = 0;
+  int64_t unchecked = 0;
   // "element [3,1]: got 1.5, expected 2" for the first mismatch.
   std::string first_mismatch;
   bool ok() const { return mismatches == 0; }
 };
 
-// Compares two array literals of the same shape. `bound` (may be null) is an
-// f64 array of expected's dimensions, added to the tolerance per element.
+// Compares two array literals of the same shape. `budget` (may be null: the
+// tolerance alone judges every float) is an f64 array of expected's
+// dimensions (eval::OracleValue::bounds).
 Comparison CompareLiterals(const Literal& actual, const Literal& expected,
                            Tolerance tolerance,
-                           const Literal* bound = nullptr);
+                           const Literal* budget = nullptr);
 
 }  // namespace aotc
 

@@ -1,11 +1,13 @@
 // Result comparison (compare.h), the oracle of every numerical test: exact
-// integers, NaN and infinities, the per-type tolerance and the per-element
-// bounds of reassociated sums, complex parts. Expected outcomes are worked
+// integers, NaN and infinities, error budgets (accepting what rounding
+// explains, refusing what it cannot), the per-type tolerance where there is
+// no budget, complex parts. Expected outcomes are worked
 // out by hand in the comments.
 #include "tools/compare.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -133,21 +135,161 @@ TEST(CompareTest, NaNMatchesOnlyNaNAndInfinitiesOnlyThemselves) {
   EXPECT_EQ(c.both_nan, 1);
 }
 
-TEST(CompareTest, BoundWidensTheTolerancePerElement) {
-  // Expected 652.6266, bound 0.1 on element 0 only: 652.532 (off by 0.0946)
-  // passes there; the same error on element 1 (bound 0, tolerance
-  // 1e-5 + 1e-4 * 652.6266 = 0.06527) fails.
-  const Literal e = Array<PrimitiveType::kF32>({652.6266f, 652.6266f});
-  const Literal a = Array<PrimitiveType::kF32>({652.532f, 652.532f});
-  const Literal bound = Array<PrimitiveType::kF64>({0.1, 0});
+TEST(CompareTest, ABudgetReplacesTheTolerance) {
+  // Expected 652.6266 on all three; 652.532 is off by 0.0946. Element 0's
+  // budget 0.1 admits it; element 1's budget 0 refuses it though the per-type
+  // tolerance (1e-5 + 1e-4 * 652.6266 = 0.06527) would too; element 2 has no
+  // budget (NaN) and the tolerance judges it: refused. Element 3 has an
+  // infinite budget: any value, NaN included, is accepted.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const Literal e =
+      Array<PrimitiveType::kF32>({652.6266f, 652.6266f, 652.6266f, 1});
+  const Literal a = Array<PrimitiveType::kF32>({652.532f, 652.532f, 652.532f, nan});
+  const Literal budget = Array<PrimitiveType::kF64>(
+      {0.1, 0, std::numeric_limits<double>::quiet_NaN(), inf});
   const Comparison c =
-      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32), &bound);
-  EXPECT_EQ(c.mismatches, 1);
-  EXPECT_EQ(c.finite, 2);
-  EXPECT_EQ(c.both_nan, 0);
+      CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32), &budget);
+  EXPECT_EQ(c.mismatches, 2);
+  EXPECT_EQ(c.finite, 3);
+  EXPECT_EQ(c.by_tolerance, 1);
+  EXPECT_EQ(c.unchecked, 1);
   EXPECT_EQ(c.first_mismatch, "element [1]: got 652.532, expected 652.627");
-  // Element 1's error over its allowed error: 0.0946 / 0.06527 = 1.45.
-  EXPECT_NEAR(c.max_error_ratio, 1.449, 0.002);
+  // Element 1's error over a zero budget.
+  EXPECT_TRUE(std::isinf(c.max_error_ratio));
+}
+
+// The oracle's value and budgets of `hlo` on f32 vector arguments.
+OracleValue Oracle(const char* hlo, const std::vector<std::vector<float>>& xs) {
+  auto module = ParseHloText(hlo, "m.hlo");
+  EXPECT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> args;
+  for (const auto& x : xs) args.push_back(Array<PrimitiveType::kF32>(x));
+  auto oracle = EvaluateOracle(**module, args);
+  EXPECT_TRUE(oracle.ok()) << oracle.status();
+  return *std::move(oracle);
+}
+
+// Compares f32 values with the oracle's first result.
+Comparison Against(const OracleValue& o, const std::vector<float>& actual) {
+  return CompareLiterals(Array<PrimitiveType::kF32>(actual),
+                         *o.value.Leaves()[0],
+                         DefaultTolerance(PrimitiveType::kF32), &o.bounds[0]);
+}
+
+float Ulps(float v, int n) {
+  for (int i = 0; i < n; ++i) v = std::nextafter(v, 2 * v + 1);
+  return v;
+}
+
+TEST(CompareTest, AWrongSignNearZeroIsRefused) {
+  // x * y = 1e-7 exactly rounded on both sides: its budget is 0, so -1e-7
+  // is refused, where the per-type tolerance's absolute 1e-5 admitted it.
+  const OracleValue o = Oracle(R"(
+HloModule m
+ENTRY e {
+  x = f32[1] parameter(0)
+  y = f32[1] parameter(1)
+  ROOT m = f32[1] multiply(x, y)
+}
+)",
+                               {{1e-3f}, {1e-4f}});
+  const float v = o.value.Get<float>(0);
+  EXPECT_EQ(Against(o, {-v}).mismatches, 1);
+  EXPECT_EQ(Against(o, {v}).mismatches, 0);
+  EXPECT_EQ(CompareLiterals(Array<PrimitiveType::kF32>({-v}), o.value,
+                            DefaultTolerance(PrimitiveType::kF32))
+                .mismatches,
+            0);
+}
+
+TEST(CompareTest, TenUlpsOffInAnElementaryFunctionIsRefused) {
+  // exp(0.3) of an exact input may be 2 ulps off (OwnError), not 10: the
+  // per-type relative 1e-4 is about 840 ulps and admitted both.
+  const OracleValue o = Oracle(R"(
+HloModule m
+ENTRY e {
+  x = f32[2] parameter(0)
+  ROOT r = f32[2] exponential(x)
+}
+)",
+                               {{0.3f, -5.5f}});
+  const float a = o.value.Get<float>(0), b = o.value.Get<float>(1);
+  EXPECT_EQ(Against(o, {Ulps(a, 2), Ulps(b, 1)}).mismatches, 0);
+  EXPECT_EQ(Against(o, {Ulps(a, 10), b}).mismatches, 1);
+  EXPECT_EQ(Against(o, {a, Ulps(b, 10)}).mismatches, 1);
+}
+
+TEST(CompareTest, SineOfHugeArgumentsScaledDownIsRefused) {
+  // sin(x) * 1e-6 for x = 1e20, 3e30, 1e25, 7e33: about 6.57e-7, -9.63e-7,
+  // -4.06e-7, -7.37e-7 (the C library reduces exactly). A sine that does
+  // not reduce these gives 0.70710677 for each, 7.07e-7 after scaling: every
+  // element is refused; the per-type tolerance (absolute 1e-5) admitted all.
+  const OracleValue o = Oracle(R"(
+HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  s = f32[4] sine(x)
+  c = f32[] constant(1e-06)
+  cb = f32[4] broadcast(c), dimensions={}
+  ROOT r = f32[4] multiply(s, cb)
+}
+)",
+                               {{1e20f, 3e30f, 1e25f, 7e33f}});
+  EXPECT_NEAR(o.value.Get<float>(0), 6.57e-7f, 1e-9);
+  EXPECT_NEAR(o.value.Get<float>(1), -9.63e-7f, 1e-9);
+  const float wrong = 0.70710677f * 1e-6f;
+  const std::vector<float> actual(4, wrong);
+  EXPECT_EQ(Against(o, actual).mismatches, 4);
+  EXPECT_EQ(CompareLiterals(Array<PrimitiveType::kF32>(actual), o.value,
+                            DefaultTolerance(PrimitiveType::kF32))
+                .mismatches,
+            0);
+}
+
+TEST(CompareTest, LargeReassociatedSumsAndCancellationAreAccepted) {
+  // 2^16 seeded terms in [-1, 1) and the same terms shifted to [0, 2): an
+  // honest compiled sum (16 f32 accumulators, as vector code adds, then a
+  // left-to-right sum of the accumulators) is within the budget, although
+  // for the centred terms the result is small next to sum |x| (cancellation)
+  // and the per-type relative tolerance would refuse it.
+  const char* hlo = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[1,65536] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[1] reduce(x, z), dimensions={1}, to_apply=add
+}
+)";
+  uint64_t state = 12345;
+  auto next = [&state]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<float>(static_cast<double>(state >> 40) * 0x1p-24);
+  };
+  for (float shift : {-1.0f, 0.0f}) {
+    std::vector<float> x(65536);
+    for (float& v : x) v = 2 * next() + shift;
+    auto module = ParseHloText(hlo, "m.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    Literal arg(Shape::Array(PrimitiveType::kF32, {1, 65536}));
+    for (int i = 0; i < 65536; ++i) arg.Set<float>(i, x[i]);
+    std::vector<Literal> args;
+    args.push_back(std::move(arg));
+    auto o = EvaluateOracle(**module, args);
+    ASSERT_TRUE(o.ok()) << o.status();
+    float acc[16] = {};
+    for (int i = 0; i < 65536; ++i) acc[i % 16] += x[i];
+    float sum = 0;
+    for (float a : acc) sum += a;
+    const Comparison c = Against(*o, {sum});
+    EXPECT_EQ(c.mismatches, 0) << "shift " << shift << ": " << c.first_mismatch;
+    EXPECT_GT(c.max_abs_error, 0) << "the test should exercise rounding";
+  }
 }
 
 TEST(CompareTest, HalfAndBFloat16UseTheirTolerances) {

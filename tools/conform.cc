@@ -300,9 +300,13 @@ absl::Status ReplaceRootAndDropChecks(Module& module,
   return VerifyModule(module);
 }
 
-// Replaces the parameterless calls among the instructions `actual` values
+// The computation a self-checking program calls for its inputs.
+constexpr std::string_view kInputsComputation = "inputs";
+
+// Replaces the calls of @inputs() among the instructions `actual` values
 // depend on with entry parameters; returns the values the calls returned,
-// one literal per new parameter.
+// one literal per new parameter. Other parameterless calls stay: they are
+// part of what the program computes, and compiled code must compute them.
 absl::StatusOr<std::vector<Literal>> CallsToParameters(
     Computation& entry, const std::vector<Instruction*>& actual) {
   std::set<Instruction*> slice;
@@ -316,6 +320,7 @@ absl::StatusOr<std::vector<Literal>> CallsToParameters(
   std::vector<Instruction*> calls;
   for (const auto& inst : entry.instructions()) {
     if (inst->opcode() == Opcode::kCall && inst->operand_count() == 0 &&
+        inst->to_apply()->name() == kInputsComputation &&
         slice.count(inst.get()) > 0) {
       calls.push_back(inst.get());
     }
@@ -487,6 +492,29 @@ absl::StatusOr<std::vector<Literal>> RunEvaluator(
   return results;
 }
 
+// "" when every compiled result is within the error budget of the
+// evaluator's, else what differs.
+std::string BeyondBudget(const std::vector<Literal>& results,
+                         const OracleValue& oracle) {
+  const std::vector<const Literal*> leaves = oracle.value.Leaves();
+  if (leaves.size() != results.size()) return "";  // checks counted above
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (!results[k].shape().Compatible(leaves[k]->shape())) continue;
+    const Comparison c = CompareLiterals(
+        results[k], *leaves[k],
+        DefaultTolerance(leaves[k]->shape().element_type()),
+        &oracle.bounds[k]);
+    if (!c.ok()) {
+      return absl::StrCat("value ", k,
+                          " differs from the reference evaluator beyond the "
+                          "error budget in ",
+                          c.mismatches, " of ", c.elements, " elements; first ",
+                          c.first_mismatch);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 ConformResult ConformFile(const std::string& path, bool use_evaluator) {
@@ -503,9 +531,20 @@ ConformResult ConformFile(const std::string& path, bool use_evaluator) {
   absl::StatusOr<ConformProgram> program =
       PrepareConformProgram(std::move(*module), std::move(*copy));
   if (!program.ok()) return FromError(program.status());
+  // The oracle's values, before the pipeline rewrites the module to compile
+  // it; its errors count after the compiler's.
+  absl::StatusOr<OracleValue> oracle = absl::UnknownError("not evaluated");
+  if (!use_evaluator) {
+    oracle = EvaluateOracle(*program->module, program->inputs);
+  }
   absl::StatusOr<std::vector<Literal>> results =
       use_evaluator ? RunEvaluator(*program) : RunCompiled(*program, path);
   if (!results.ok()) return FromError(results.status());
+  if (!use_evaluator && !oracle.ok()) {
+    return FromError(absl::Status(
+        oracle.status().code(),
+        absl::StrCat("the reference evaluator: ", oracle.status().message())));
+  }
   if (results->size() != program->checks.size()) {
     return Fail(absl::StrCat("the program returned ", results->size(),
                              " values for ", program->checks.size(),
@@ -520,6 +559,10 @@ ConformResult ConformFile(const std::string& path, bool use_evaluator) {
       }
       return Fail(std::move(differs));
     }
+  }
+  if (oracle.ok()) {
+    std::string differs = BeyondBudget(*results, *oracle);
+    if (!differs.empty()) return Fail(std::move(differs));
   }
   return {ConformOutcome::kPass, ""};
 }

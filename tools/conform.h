@@ -6,10 +6,12 @@
 //   - computes the values under test from the inputs, and
 //   - passes each value under test with its expected value to a custom-call
 //     `check.expect_eq`, `check.expect_close` or `check.expect_almost_eq`.
-// To test aotc rather than its constant folder, the input calls become entry
-// parameters, fed at run time with the values the calls return (computed by
-// the reference evaluator, which for constants only copies them). The
-// expected values are evaluated separately from the module as written.
+// To test aotc rather than its constant folder, the calls of the computation
+// named `inputs` become entry parameters, fed at run time with the values the
+// calls return (computed by the reference evaluator, which for constants
+// only copies them); any other call is compiled. The expected values are
+// evaluated separately from the module as written. Compiled results must
+// also agree with the evaluator's within the error budget (tools/compare.h).
 #ifndef AOTC_TOOLS_CONFORM_H_
 #define AOTC_TOOLS_CONFORM_H_
 

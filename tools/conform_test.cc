@@ -228,6 +228,54 @@ TEST(PrepareConformProgram, InputCallsBecomeParametersAndChecksBecomeResults) {
   EXPECT_EQ(p->checks[1].expected.Get<int32_t>(0), 7);
 }
 
+TEST(PrepareConformProgram, OnlyTheInputsCallBecomesParameters) {
+  // @compute() takes no parameters either, but it is the work under test:
+  // it stays a call (compiled with the rest), where turning it into a
+  // parameter would hand the compiled program the evaluator's answer.
+  constexpr char kCompute[] = R"(
+HloModule selfcheck
+
+inputs {
+  ROOT c = f32[2] constant({1, 4})
+}
+
+compute {
+  c = f32[2] constant({0.5, 2})
+  ROOT e = f32[2] exponential(c)
+}
+
+expected {
+  ROOT e = f32[2] constant({1.64872122, 7.3890561})
+}
+
+ENTRY main {
+  x = f32[2] call(), to_apply=inputs
+  s = f32[2] sqrt(x)
+  y = f32[2] call(), to_apply=compute
+  z = f32[2] add(s, y)
+  want = f32[2] call(), to_apply=expected
+  check = () custom-call(y, want), custom_call_target="check.expect_close", custom_call_has_side_effect=true
+  check1 = () custom-call(z, z), custom_call_target="check.expect_close", custom_call_has_side_effect=true
+  ROOT r = f32[2] copy(z)
+}
+)";
+  absl::StatusOr<ConformProgram> p =
+      PrepareConformProgram(Parse(kCompute), Parse(kCompute));
+  ASSERT_TRUE(p.ok()) << p.status();
+  const Computation& entry = *p->module->entry();
+  ASSERT_EQ(entry.num_parameters(), 1);
+  ASSERT_EQ(p->inputs.size(), 1u);
+  EXPECT_EQ(p->inputs[0].Get<float>(1), 4.0f);
+  int calls = 0;
+  for (const auto& inst : entry.instructions()) {
+    if (inst->opcode() == Opcode::kCall) {
+      ++calls;
+      EXPECT_EQ(inst->to_apply()->name(), "compute");
+    }
+  }
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(PrepareConformProgram, RefusesModulesWithoutChecks) {
   constexpr char kPlain[] = R"(
 HloModule plain

@@ -17,8 +17,9 @@
 // instead of copying it.
 //
 // In oracle mode (EvaluateOptions::oracle, oracle.h) float add-reductions sum
-// wide, and the entry computation's values carry error bounds in a second
-// vector of slots, freed with the values.
+// wide, and the values of the entry computation, and of the computations it
+// reaches through call, fusion and conditional, carry error budgets in a
+// second vector of slots per frame, freed with the values.
 #include "compiler/evaluator/evaluator.h"
 
 #include <cstdint>
@@ -56,28 +57,42 @@ constexpr int kMaxCallDepth = 200;
 
 class Evaluator {
  public:
-  explicit Evaluator(int64_t max_work = 0, bool oracle = false)
-      : max_work_(max_work), oracle_(oracle) {
+  explicit Evaluator(int64_t max_work = 0, bool oracle = false,
+                     bool wide_sums = true)
+      : max_work_(max_work), oracle_(oracle), wide_sums_(wide_sums) {
     call_ = [this](const Computation& comp,
                    eval::Operands args) -> absl::StatusOr<Literal> {
       return Call(comp, args, nullptr);
     };
+    dispatch_ = [this](const Instruction& inst,
+                       eval::Operands operands) -> absl::StatusOr<Literal> {
+      return Dispatch(inst, operands);
+    };
   }
 
   // Evaluates `comp` on `args`; `caller` (may be null) locates depth errors.
+  // In oracle mode the entry computation's values carry budgets.
   absl::StatusOr<Literal> Call(const Computation& comp, eval::Operands args,
                                const Instruction* caller);
 
-  // Oracle mode: the bounds of the last entry computation's root, if any.
+  // Oracle mode: the budget of the root of the last computation evaluated
+  // with budgets (nullopt: exact).
   const std::optional<Literal>& root_bound() const { return root_bound_; }
 
  private:
-  // Whether the step being evaluated belongs to the entry computation of an
-  // oracle-mode evaluation (the only frame whose values carry bounds).
-  bool InEntry() const { return oracle_ && depth_ == 1; }
+  // Whether the current frame's values carry budgets.
+  bool InEntry() const { return tracking_; }
   const Literal* BoundOf(int slot) const {
-    return InEntry() && bounds_[slot] ? &*bounds_[slot] : nullptr;
+    return tracking_ && bounds_[slot] ? &*bounds_[slot] : nullptr;
   }
+  // Call() for a computation whose values carry budgets, its arguments'
+  // being `arg_budgets` (null: exact); the root's budget in root_bound_.
+  absl::StatusOr<Literal> CallWithBudgets(
+      const Computation& comp, eval::Operands args,
+      std::vector<const Literal*> arg_budgets, const Instruction* caller);
+  // The branch a conditional takes, or a located error.
+  absl::StatusOr<int64_t> Branch(const Instruction& inst,
+                                 eval::Operands operands);
   absl::StatusOr<Plan*> GetPlan(const Computation& comp);
   absl::StatusOr<Literal> Run(Plan& plan, const Computation& comp,
                               eval::Operands args);
@@ -93,12 +108,21 @@ class Evaluator {
 
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   eval::CallFn call_;
+  eval::DispatchFn dispatch_;
   eval::NarrowEvaluator narrow_;
   int depth_ = 0;
   const int64_t max_work_;  // 0: unlimited
   int64_t work_ = 0;
   const bool oracle_;
-  std::vector<std::optional<Literal>> bounds_;  // per entry slot
+  const bool wide_sums_;
+  // The current frame's budgets: whether it has them, one per slot, and its
+  // arguments'.
+  bool tracking_ = false;
+  std::vector<std::optional<Literal>> bounds_;
+  std::vector<const Literal*> arg_bounds_;
+  // Set by CallWithBudgets for the frame it starts.
+  bool next_tracked_ = false;
+  std::vector<const Literal*> next_arg_bounds_;
   std::optional<Literal> root_bound_;
 };
 
@@ -166,8 +190,24 @@ absl::StatusOr<Literal> Evaluator::Run(Plan& plan, const Computation& comp,
     frame = std::move(plan.spare_frames.back());
     plan.spare_frames.pop_back();
   }
-  const bool entry = InEntry();
-  if (entry) bounds_.assign(plan.num_slots, std::nullopt);
+  // Budgets for the entry's frame and those CallWithBudgets starts; the
+  // caller's are kept aside meanwhile.
+  const bool entry = oracle_ && (depth_ == 1 || next_tracked_);
+  const bool caller_tracking = tracking_;
+  std::vector<std::optional<Literal>> caller_bounds;
+  std::vector<const Literal*> caller_arg_bounds;
+  if (entry) {
+    caller_bounds = std::move(bounds_);
+    caller_arg_bounds = std::move(arg_bounds_);
+    bounds_.assign(plan.num_slots, std::nullopt);
+    arg_bounds_ = std::move(next_arg_bounds_);
+    next_arg_bounds_.clear();
+  } else if (tracking_) {
+    caller_bounds = std::move(bounds_);
+    bounds_.clear();
+  }
+  next_tracked_ = false;
+  tracking_ = entry;
   absl::Status status;
   for (const Step& step : plan.steps) {
     status = EvalStep(step, frame, args);
@@ -184,8 +224,10 @@ absl::StatusOr<Literal> Evaluator::Run(Plan& plan, const Computation& comp,
   }
   if (entry) {
     root_bound_ = std::move(bounds_[plan.root_slot]);
-    bounds_.clear();
+    arg_bounds_ = std::move(caller_arg_bounds);
   }
+  bounds_ = std::move(caller_bounds);
+  tracking_ = caller_tracking;
   for (Value& v : frame) Clear(v);
   plan.spare_frames.push_back(std::move(frame));
   return result;
@@ -209,11 +251,20 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
   operands.reserve(step.operands.size());
   for (int o : step.operands) operands.push_back(frame[o].ptr);
 
+  // Whether this step set its own budget (nullopt in bounds_ is exact).
+  bool budget_done = false;
   switch (inst.opcode()) {
-    case Opcode::kParameter:
+    case Opcode::kParameter: {
       // BuildPlan and CheckArguments matched numbers and arguments.
-      out.ptr = args[inst.attrs().parameter_number];
+      const int64_t number = inst.attrs().parameter_number;
+      out.ptr = args[number];
+      if (InEntry() && number < static_cast<int64_t>(arg_bounds_.size()) &&
+          arg_bounds_[number] != nullptr) {
+        bounds_[step.slot] = *arg_bounds_[number];
+      }
+      budget_done = true;
       break;
+    }
     case Opcode::kConstant:
       out.ptr = &*inst.attrs().literal;
       break;
@@ -268,17 +319,48 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
       // (BuildPlan treats them as aliases too); other targets compute.
       if (AliasesOperand(inst)) {
         out.ptr = operands[0];
+        if (const Literal* b = BoundOf(step.operands[0])) {
+          bounds_[step.slot] = *b;
+        }
+        budget_done = true;
         break;
       }
       [[fallthrough]];
     default: {
-      if (oracle_ && eval::IsFloatAddReduce(inst)) {
+      if (oracle_ && wide_sums_ && eval::IsFloatAddReduce(inst)) {
         Literal bound;
         ASSIGN_OR_RETURN(out.owned,
                          eval::EvalWideSum(inst, operands,
                                            BoundOf(step.operands[0]), &bound));
         out.ptr = &out.owned;
         if (InEntry()) bounds_[step.slot] = std::move(bound);
+        budget_done = true;
+        break;
+      }
+      const Opcode op = inst.opcode();
+      if (InEntry() && (op == Opcode::kCall || op == Opcode::kFusion ||
+                        op == Opcode::kConditional) &&
+          !eval::NeedsNarrowEvaluation(inst)) {
+        std::vector<const Literal*> budgets;
+        for (int o : step.operands) budgets.push_back(BoundOf(o));
+        if (op == Opcode::kConditional) {
+          ASSIGN_OR_RETURN(const int64_t branch, Branch(inst, operands));
+          ASSIGN_OR_RETURN(
+              out.owned,
+              CallWithBudgets(*inst.called_computations()[branch],
+                              eval::Operands(operands).subspan(branch + 1, 1),
+                              {budgets[branch + 1]}, &inst));
+        } else {
+          const Computation& callee = op == Opcode::kCall
+                                          ? *inst.to_apply()
+                                          : *inst.fused_computation();
+          ASSIGN_OR_RETURN(out.owned, CallWithBudgets(callee, operands,
+                                                      budgets, &inst));
+        }
+        out.ptr = &out.owned;
+        bounds_[step.slot] = std::move(root_bound_);
+        root_bound_.reset();
+        budget_done = true;
         break;
       }
       ASSIGN_OR_RETURN(out.owned, Dispatch(inst, operands));
@@ -295,11 +377,11 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
                      out.owned.shape().ToString(false), ", but its shape is ",
                      inst.shape().ToString(false)));
   }
-  if (InEntry() && !bounds_[step.slot]) {
+  if (InEntry() && !budget_done) {
     absl::InlinedVector<const Literal*, 4> operand_bounds;
     for (int o : step.operands) operand_bounds.push_back(BoundOf(o));
-    bounds_[step.slot] =
-        eval::PropagateBound(inst, operands, operand_bounds, *out.ptr);
+    bounds_[step.slot] = eval::PropagateBudget(inst, operands, operand_bounds,
+                                               *out.ptr, dispatch_);
   }
   for (int s : step.release) {
     if (s == step.slot) continue;
@@ -431,10 +513,21 @@ absl::StatusOr<Literal> Evaluator::EvalWhile(const Instruction& inst,
   }
 }
 
+absl::StatusOr<Literal> Evaluator::CallWithBudgets(
+    const Computation& comp, eval::Operands args,
+    std::vector<const Literal*> arg_budgets, const Instruction* caller) {
+  next_tracked_ = true;
+  next_arg_bounds_ = std::move(arg_budgets);
+  absl::StatusOr<Literal> result = Call(comp, args, caller);
+  next_tracked_ = false;  // when Call failed before its frame started
+  next_arg_bounds_.clear();
+  return result;
+}
+
 // conditional: a pred selector picks branch 0 (true) or 1 (false); an s32
 // selector picks that branch, or the last one when out of range.
-absl::StatusOr<Literal> Evaluator::EvalConditional(const Instruction& inst,
-                                                   eval::Operands operands) {
+absl::StatusOr<int64_t> Evaluator::Branch(const Instruction& inst,
+                                          eval::Operands operands) {
   const auto& branches = inst.called_computations();
   const Literal& selector = *operands[0];
   const PrimitiveType type = selector.shape().element_type();
@@ -452,14 +545,16 @@ absl::StatusOr<Literal> Evaluator::EvalConditional(const Instruction& inst,
                    absl::StrCat("'conditional' has ", count, " branches for ",
                                 operands.size() - 1, " branch operands"));
   }
-  int64_t branch;
-  if (type == PrimitiveType::kPred) {
-    branch = selector.Get<bool>(0) ? 0 : 1;
-  } else {
-    const int64_t index = selector.Get<int32_t>(0);
-    branch = index < 0 || index >= count ? count - 1 : index;
-  }
-  return Call(*branches[branch], operands.subspan(branch + 1, 1), &inst);
+  if (type == PrimitiveType::kPred) return selector.Get<bool>(0) ? 0 : 1;
+  const int64_t index = selector.Get<int32_t>(0);
+  return index < 0 || index >= count ? count - 1 : index;
+}
+
+absl::StatusOr<Literal> Evaluator::EvalConditional(const Instruction& inst,
+                                                   eval::Operands operands) {
+  ASSIGN_OR_RETURN(const int64_t branch, Branch(inst, operands));
+  return Call(*inst.called_computations()[branch],
+              operands.subspan(branch + 1, 1), &inst);
 }
 
 }  // namespace
@@ -502,12 +597,12 @@ absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
                                            EvaluateOptions options) {
   ASSIGN_OR_RETURN(const std::vector<const Literal*> pointers,
                    EntryArguments(module, args));
-  Evaluator evaluator(options.max_work, /*oracle=*/true);
+  Evaluator evaluator(options.max_work, /*oracle=*/true, options.wide_sums);
   OracleValue result;
   ASSIGN_OR_RETURN(result.value,
                    evaluator.Call(*module.entry(), pointers, nullptr));
   const std::optional<Literal>& bound = evaluator.root_bound();
-  result.bounds = eval::BoundLeaves(result.value, bound ? &*bound : nullptr);
+  result.bounds = eval::BudgetLeaves(result.value, bound ? &*bound : nullptr);
   return result;
 }
 

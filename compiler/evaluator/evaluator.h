@@ -31,6 +31,9 @@ struct EvaluateOptions {
   // Off, the evaluator is the constant folder and the meaning --strict-fp
   // code reproduces bit for bit: every reducer applied in row-major order.
   bool oracle = false;
+  // EvaluateOracle only: false keeps the sequential sums (--strict-fp code
+  // sums that way) and still computes every value's budget.
+  bool wide_sums = true;
 };
 
 // Evaluates the entry computation of a verified module on `args` (one per
@@ -41,8 +44,9 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
                                        const EvaluateOptions& options = {});
 
 // The oracle's answer: the value (EvaluateModule's with `oracle` on) and, per
-// leaf of it, an f64 array of absolute error allowances for compiled code
-// whose float sums are reassociated (zero where no sum is involved).
+// leaf of it, an f64 array of error budgets: the largest |compiled -
+// expected| allowed per element (oracle.h; NaN where the oracle could not
+// follow the value, 0 where compiled code must match exactly).
 struct OracleValue {
   Literal value;
   std::vector<Literal> bounds;

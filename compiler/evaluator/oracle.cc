@@ -1,8 +1,9 @@
-// Wide sums and error bounds of the evaluator's oracle mode (see oracle.h).
+// Wide sums and error budgets of the evaluator's oracle mode (see oracle.h).
 #include "compiler/evaluator/oracle.h"
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "compiler/evaluator/index_util.h"
 #include "compiler/evaluator/kernel_util.h"
 #include "compiler/evaluator/kernels.h"
+#include "compiler/ir/minifloat.h"
 #include "compiler/ir/native_type.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/support/check.h"
@@ -20,8 +22,22 @@
 namespace aotc::eval {
 namespace {
 
-// Element i of a float array (IsRealFloat) as a double.
-double GetD(const Literal& lit, int64_t i) {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Element types whose values carry budgets.
+bool HasBudget(PrimitiveType t) { return IsRealFloat(t) || IsComplex(t); }
+
+PrimitiveType PartType(PrimitiveType t) {
+  if (t == PrimitiveType::kC64) return PrimitiveType::kF32;
+  if (t == PrimitiveType::kC128) return PrimitiveType::kF64;
+  return t;
+}
+
+int Parts(PrimitiveType t) { return IsComplex(t) ? 2 : 1; }
+
+// Part p (0 real, 1 imaginary) of element i of a float or complex array.
+double GetPart(const Literal& lit, int64_t i, int p) {
   switch (lit.shape().element_type()) {
     case PrimitiveType::kF16:
       return static_cast<float>(lit.Get<Half>(i));
@@ -31,15 +47,23 @@ double GetD(const Literal& lit, int64_t i) {
       return lit.Get<float>(i);
     case PrimitiveType::kF64:
       return lit.Get<double>(i);
+    case PrimitiveType::kC64: {
+      const std::complex<float> z = lit.Get<std::complex<float>>(i);
+      return p == 0 ? z.real() : z.imag();
+    }
+    case PrimitiveType::kC128: {
+      const std::complex<double> z = lit.Get<std::complex<double>>(i);
+      return p == 0 ? z.real() : z.imag();
+    }
     default:
       break;
   }
-  AOTC_CHECK(false, "GetD on a non-float literal");
+  AOTC_CHECK(false, "GetPart on a literal without float parts");
   return 0;
 }
 
-// Stores v as the nearest value of the array's type (a value).
-void SetD(Literal& lit, int64_t i, double v) {
+// Stores v into part p of element i as the nearest value of the part type.
+void SetPart(Literal& lit, int64_t i, int p, double v) {
   switch (lit.shape().element_type()) {
     case PrimitiveType::kF16:
       lit.Set<Half>(i, Half::FromBits(DoubleToHalf(v)));
@@ -53,66 +77,573 @@ void SetD(Literal& lit, int64_t i, double v) {
     case PrimitiveType::kF64:
       lit.Set<double>(i, v);
       return;
+    case PrimitiveType::kC64: {
+      std::complex<float> z = lit.Get<std::complex<float>>(i);
+      (p == 0 ? z.real(static_cast<float>(v)) : z.imag(static_cast<float>(v)));
+      lit.Set<std::complex<float>>(i, z);
+      return;
+    }
+    case PrimitiveType::kC128: {
+      std::complex<double> z = lit.Get<std::complex<double>>(i);
+      (p == 0 ? z.real(v) : z.imag(v));
+      lit.Set<std::complex<double>>(i, z);
+      return;
+    }
     default:
       break;
   }
-  AOTC_CHECK(false, "SetD on a non-float literal");
+  AOTC_CHECK(false, "SetPart on a literal without float parts");
 }
 
-// Stores a bound b >= 0 rounded up in the array's type, so storing never
-// makes it smaller.
-void SetBound(Literal& lit, int64_t i, double b) {
-  SetD(lit, i, b);
-  if (GetD(lit, i) >= b || std::isnan(b)) return;
-  const double grown = b * (1 + 4 * UnitRoundoff(lit.shape().element_type()));
-  SetD(lit, i, grown);
+// Stores a budget b >= 0 (or NaN) rounded up in the array's type, so that
+// storing never makes it smaller.
+void SetBudget(Literal& lit, int64_t i, int p, double b) {
+  SetPart(lit, i, p, b);
+  if (GetPart(lit, i, p) >= b || std::isnan(b)) return;
+  const double grown =
+      b * (1 + 4 * UnitRoundoff(lit.shape().element_type())) +
+      Ulp(PartType(lit.shape().element_type()), 0);
+  SetPart(lit, i, p, grown);
 }
 
-// Bounds of an elementwise operation: `fn(values, bounds)` per element, where
-// operand k's value and bound are values[k] and bounds[k] (0 when exact).
-template <typename Fn>
-std::optional<Literal> Elementwise(Operands operands,
-                                   absl::Span<const Literal* const> bounds,
-                                   const Literal& value, Fn&& fn) {
-  const int64_t n = value.element_count();
-  const size_t arity = operands.size();
-  for (size_t k = 0; k < arity; ++k) {
-    const PrimitiveType t = operands[k]->shape().element_type();
-    if (!operands[k]->shape().IsArray() || operands[k]->element_count() != n ||
-        (!IsRealFloat(t) && t != PrimitiveType::kPred)) {
-      return std::nullopt;
+// Fills every float part of `lit` (recursively through tuples) with v.
+void Fill(Literal& lit, double v) {
+  if (lit.IsTuple()) {
+    for (Literal& e : lit.mutable_tuple_elements()) Fill(e, v);
+    return;
+  }
+  const PrimitiveType t = lit.shape().element_type();
+  if (!HasBudget(t)) return;
+  for (int64_t i = 0; i < lit.element_count(); ++i) {
+    for (int p = 0; p < Parts(t); ++p) SetPart(lit, i, p, v);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Own errors
+
+// How far aotc's code for an element-wise `op` may be from the evaluator's
+// value when both read the same operands. Real results: ulps of the result.
+// Complex results: multiples of u |v| on each part (plus an ulp of the
+// part). 0: correctly rounded (or exact) on both sides.
+double OwnError(Opcode op, bool complex_result) {
+  if (complex_result) {
+    switch (op) {
+      case Opcode::kMultiply:
+        return 2;
+      case Opcode::kDivide:
+        return 4;
+      case Opcode::kAdd:
+      case Opcode::kSubtract:
+      case Opcode::kNegate:
+      case Opcode::kCopy:
+      case Opcode::kComplex:
+      case Opcode::kConvert:
+      case Opcode::kSelect:
+        return 0;
+      case Opcode::kAcos:
+      case Opcode::kAcosh:
+      case Opcode::kAsin:
+      case Opcode::kAsinh:
+      case Opcode::kAtanh:
+      case Opcode::kCosh:
+      case Opcode::kSinh:
+      case Opcode::kPower:
+      case Opcode::kTan:
+      case Opcode::kTanh:
+        return 32;
+      default:
+        return 16;
     }
   }
+  switch (op) {
+    case Opcode::kExp:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kCbrt:
+    case Opcode::kPower:
+    case Opcode::kAbs:  // of a complex operand: a scaled hypot
+      return 2;
+    case Opcode::kExpm1:
+    case Opcode::kTanh:
+    case Opcode::kLogistic:
+    case Opcode::kErf:
+    case Opcode::kRsqrt:
+    case Opcode::kTan:
+    case Opcode::kAtan2:
+      return 3;
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAtanh:
+    case Opcode::kCosh:
+    case Opcode::kSinh:
+      // Rewritten by the transcendental expander into a few of the above.
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Element-wise budgets
+
+// The state of element i's operand budgets: any unknown, any infinite.
+struct Flags {
+  bool unknown = false;
+  bool infinite = false;
+};
+
+Flags OperandFlags(absl::Span<const Literal* const> budgets, Operands operands,
+                   int64_t i) {
+  Flags f;
+  for (size_t k = 0; k < budgets.size(); ++k) {
+    if (budgets[k] == nullptr) continue;
+    const PrimitiveType t = operands[k]->shape().element_type();
+    if (!HasBudget(t)) continue;
+    for (int p = 0; p < Parts(t); ++p) {
+      const double b = GetPart(*budgets[k], i, p);
+      f.unknown = f.unknown || std::isnan(b);
+      f.infinite = f.infinite || std::isinf(b);
+    }
+  }
+  return f;
+}
+
+// The budget of part p of element i of `value` given the spread its
+// operands' budgets cause (`spread`, 0 when they are exact).
+double Finish(const Literal& value, int64_t i, int p, double spread,
+              bool perturbed, Flags flags, double own) {
+  const double v = GetPart(value, i, p);
+  if (!std::isfinite(v)) return 0;
+  if (flags.unknown) return kNaN;
+  if (flags.infinite || !std::isfinite(spread)) return kInf;
+  const PrimitiveType type = value.shape().element_type();
+  const PrimitiveType part = PartType(type);
+  double b = spread + (perturbed ? Ulp(part, v) : 0);
+  if (IsComplex(type)) {
+    if (own > 0) {
+      const double m =
+          std::hypot(GetPart(value, i, 0), GetPart(value, i, 1));
+      b += own * UnitRoundoff(part) * m + Ulp(part, v);
+    }
+  } else {
+    b += own * Ulp(part, v);
+  }
+  return b;
+}
+
+// Closed-form first-order rules for common real operations: the spread of
+// the result given operand values x and budgets e (value v); nullopt when
+// the operation has none.
+template <typename Fn>
+Literal RealRule(const Instruction& inst, Operands operands,
+                 absl::Span<const Literal* const> budgets,
+                 const Literal& value, bool perturbed, Fn&& fn) {
+  const int64_t n = value.element_count();
+  const size_t arity = std::min<size_t>(operands.size(), 3);
+  const double own = OwnError(inst.opcode(), false);
   Literal out(value.shape());
   double x[3] = {0, 0, 0};
   double e[3] = {0, 0, 0};
   for (int64_t i = 0; i < n; ++i) {
-    for (size_t k = 0; k < arity && k < 3; ++k) {
-      x[k] = operands[k]->shape().element_type() == PrimitiveType::kPred
-                 ? operands[k]->Get<bool>(i)
-                 : GetD(*operands[k], i);
-      e[k] = bounds[k] != nullptr ? GetD(*bounds[k], i) : 0;
+    for (size_t k = 0; k < arity; ++k) {
+      const PrimitiveType t = operands[k]->shape().element_type();
+      x[k] = HasBudget(t)                ? GetPart(*operands[k], i, 0)
+             : t == PrimitiveType::kPred ? operands[k]->Get<bool>(i)
+                                         : 0;
+      e[k] = budgets[k] != nullptr && HasBudget(t)
+                 ? GetPart(*budgets[k], i, 0)
+                 : 0;
     }
-    SetBound(out, i, fn(x, e, GetD(value, i)));
+    const Flags flags = OperandFlags(budgets, operands, i);
+    const double spread =
+        flags.unknown || flags.infinite ? 0 : fn(x, e, GetPart(value, i, 0));
+    SetBudget(out, i, 0, Finish(value, i, 0, spread, perturbed, flags, own));
   }
   return out;
 }
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+// Budget by evaluating the operation at the corners of its operands'
+// budgets.
+Literal CornerRule(const Instruction& inst, Operands operands,
+                   absl::Span<const Literal* const> budgets,
+                   const Literal& value, const DispatchFn& dispatch) {
+  const PrimitiveType type = value.shape().element_type();
+  const int parts = Parts(type);
+  const int64_t n = value.element_count();
+  const double own = OwnError(inst.opcode(), IsComplex(type));
+  // The perturbed (operand, part) pairs.
+  std::vector<std::pair<size_t, int>> axes;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const PrimitiveType t = operands[k]->shape().element_type();
+    if (budgets[k] == nullptr || !HasBudget(t) ||
+        operands[k]->element_count() != n) {
+      continue;
+    }
+    for (int p = 0; p < Parts(t); ++p) axes.push_back({k, p});
+  }
+  Literal out(value.shape());
+  if (axes.size() > 6) {  // more than 64 corners: not followed
+    Fill(out, kNaN);
+    return out;
+  }
+  std::vector<double> spread(n * parts, 0);
+  bool failed = false;
+  for (uint32_t corner = 0; !axes.empty() && corner < (1u << axes.size());
+       ++corner) {
+    std::vector<Literal> moved;
+    moved.reserve(operands.size());
+    std::vector<const Literal*> args(operands.begin(), operands.end());
+    std::vector<int> copy_of(operands.size(), -1);
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const auto [k, p] = axes[a];
+      if (copy_of[k] < 0) {
+        copy_of[k] = static_cast<int>(moved.size());
+        moved.push_back(*operands[k]);
+      }
+    }
+    for (size_t k = 0; k < operands.size(); ++k) {
+      if (copy_of[k] >= 0) args[k] = &moved[copy_of[k]];
+    }
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const auto [k, p] = axes[a];
+      const double sign = (corner >> a) & 1 ? -1 : 1;
+      Literal& m = moved[copy_of[k]];
+      for (int64_t i = 0; i < n; ++i) {
+        const double b = GetPart(*budgets[k], i, p);
+        if (std::isfinite(b) && b > 0) {
+          SetPart(m, i, p, GetPart(*operands[k], i, p) + sign * b);
+        }
+      }
+    }
+    absl::StatusOr<Literal> at = dispatch(inst, args);
+    if (!at.ok() || !at->shape().Compatible(value.shape())) {
+      failed = true;
+      break;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      for (int p = 0; p < parts; ++p) {
+        const double v = GetPart(value, i, p);
+        const double c = GetPart(*at, i, p);
+        double& s = spread[i * parts + p];
+        s = std::isfinite(c) ? std::max(s, std::fabs(c - v)) : kInf;
+      }
+    }
+  }
+  if (failed) {
+    Fill(out, kNaN);
+    return out;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const Flags flags = OperandFlags(budgets, operands, i);
+    for (int p = 0; p < parts; ++p) {
+      SetBudget(out, i, p,
+                Finish(value, i, p, spread[i * parts + p], !axes.empty(),
+                       flags, own));
+    }
+  }
+  return out;
+}
 
-// Shape operations: the same instruction applied to the bounds, exact
+std::optional<Literal> ElementwiseBudget(
+    const Instruction& inst, Operands operands,
+    absl::Span<const Literal* const> budgets, const Literal& value,
+    const DispatchFn& dispatch) {
+  bool perturbed = false;
+  bool real_operands = true;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    const PrimitiveType t = operands[k]->shape().element_type();
+    if (!operands[k]->shape().IsArray() ||
+        operands[k]->element_count() != value.element_count()) {
+      return UnknownBudget(value.shape());
+    }
+    if (IsComplex(t)) real_operands = false;
+    perturbed = perturbed || (budgets[k] != nullptr && HasBudget(t));
+  }
+  const PrimitiveType type = value.shape().element_type();
+  const Opcode op = inst.opcode();
+  if (!perturbed && real_operands && !IsComplex(type) && IsCorrectlyRounded(op)) {
+    return std::nullopt;
+  }
+  if (!perturbed && IsComplex(type) && OwnError(op, true) == 0) {
+    return std::nullopt;
+  }
+  if (IsComplex(type) || !real_operands) {
+    return CornerRule(inst, operands, budgets, value, dispatch);
+  }
+  auto rule = [&](auto fn) {
+    return RealRule(inst, operands, budgets, value, perturbed, fn);
+  };
+  using D = const double*;
+  switch (op) {
+    case Opcode::kCopy:
+    case Opcode::kNegate:
+    case Opcode::kAbs:
+    case Opcode::kConvert:
+    case Opcode::kTanh:
+      return rule([](D, D e, double) { return e[0]; });
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+      return rule([](D, D e, double) { return e[0] + e[1]; });
+    case Opcode::kMultiply:
+      return rule([](D x, D e, double) {
+        return std::fabs(x[0]) * e[1] + std::fabs(x[1]) * e[0] + e[0] * e[1];
+      });
+    case Opcode::kDivide:
+      // |a/b - (a+da)/(b+db)| <= (|da| + |a/b| |db|) / (|b| - |db|).
+      return rule([](D x, D e, double) {
+        const double b = std::fabs(x[1]);
+        if (b <= e[1]) return kInf;
+        return (e[0] + std::fabs(x[0] / x[1]) * e[1]) / (b - e[1]);
+      });
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+      return rule([](D, D e, double) { return std::max(e[0], e[1]); });
+    case Opcode::kSelect:
+      return rule([](D x, D e, double) { return x[0] != 0 ? e[1] : e[2]; });
+    case Opcode::kSqrt:
+      return rule([](D x, D e, double) {
+        if (x[0] < e[0]) return std::sqrt(x[0] + e[0]);
+        return std::sqrt(x[0]) - std::sqrt(x[0] - e[0]);
+      });
+    case Opcode::kExp:
+      return rule([](D, D e, double v) { return std::fabs(v) * std::expm1(e[0]); });
+    case Opcode::kLog:
+      return rule([](D x, D e, double) {
+        if (x[0] <= e[0]) return kInf;
+        return -std::log1p(-e[0] / x[0]);
+      });
+    case Opcode::kLogistic:
+      return rule([](D, D e, double) { return e[0] / 4; });
+    default:
+      return CornerRule(inst, operands, budgets, value, dispatch);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Products, windows and reductions
+
+// |x| element by element (complex: |z| + 0i), in x's type.
+Literal Magnitudes(const Literal& x) {
+  Literal out(x.shape());
+  const PrimitiveType t = x.shape().element_type();
+  for (int64_t i = 0; i < x.element_count(); ++i) {
+    if (IsComplex(t)) {
+      SetPart(out, i, 0, std::hypot(GetPart(x, i, 0), GetPart(x, i, 1)));
+    } else {
+      SetPart(out, i, 0, std::fabs(GetPart(x, i, 0)));
+    }
+  }
+  return out;
+}
+
+// A budget as a magnitude of x's type: complex parts (b_re, b_im) become
+// b_re + b_im >= |delta z|; null becomes zeros.
+Literal BudgetMagnitudes(const Literal& x, const Literal* budget) {
+  Literal out(x.shape());
+  if (budget == nullptr) return out;
+  const PrimitiveType t = x.shape().element_type();
+  for (int64_t i = 0; i < x.element_count(); ++i) {
+    double b = GetPart(*budget, i, 0);
+    if (IsComplex(t)) b += GetPart(*budget, i, 1);
+    SetBudget(out, i, 0, b);
+  }
+  return out;
+}
+
+// Terms per result element of a dot or convolution (for a convolution,
+// taps times input features per group: padding only lowers it).
+int64_t ProductTerms(const Instruction& inst, Operands operands) {
+  if (inst.opcode() == Opcode::kDot) {
+    int64_t n = 1;
+    for (int64_t d : inst.dot_dnums().lhs_contracting) {
+      n *= operands[0]->shape().dimensions(d);
+    }
+    return n;
+  }
+  const Shape& kernel = operands[1]->shape();
+  const int64_t out_features =
+      kernel.dimensions(inst.conv_dnums().kernel_output_feature);
+  return out_features == 0 ? 0 : kernel.ElementCount() / out_features;
+}
+
+// Budget of a sum of n products (or terms) whose magnitudes sum to `mag`
+// and whose operands' budgets carry `carried`, per element.
+Literal SumBudget(const Literal& value, const Literal& mag,
+                  const Literal* carried, int64_t n, PrimitiveType acc) {
+  Literal out(value.shape());
+  const PrimitiveType type = value.shape().element_type();
+  const double u = UnitRoundoff(acc);
+  // The magnitudes were summed in the value's type: allow for that too.
+  const double gamma = u * (2 * std::sqrt(static_cast<double>(n)) + 2) *
+                       (1 + n * UnitRoundoff(type));
+  for (int64_t i = 0; i < value.element_count(); ++i) {
+    const double m = GetPart(mag, i, 0);
+    const double c = carried != nullptr ? GetPart(*carried, i, 0) : 0;
+    for (int p = 0; p < Parts(type); ++p) {
+      const double v = GetPart(value, i, p);
+      double b = 0;
+      if (std::isnan(c)) {
+        b = kNaN;
+      } else if (std::isfinite(v)) {
+        b = gamma * m + c + Ulp(PartType(type), v);
+      }
+      SetBudget(out, i, p, b);
+    }
+  }
+  return out;
+}
+
+// The accumulator of a product of `type` results (linalg_internal.h).
+PrimitiveType AccumulatorType(PrimitiveType type) {
+  const PrimitiveType part = PartType(type);
+  return part == PrimitiveType::kF64 ? PrimitiveType::kF64
+                                     : PrimitiveType::kF32;
+}
+
+std::optional<Literal> ProductBudget(const Instruction& inst, Operands operands,
+                                     absl::Span<const Literal* const> budgets,
+                                     const Literal& value,
+                                     const DispatchFn& dispatch) {
+  const Literal& a = *operands[0];
+  const Literal& b = *operands[1];
+  if (!HasBudget(a.shape().element_type()) ||
+      !HasBudget(b.shape().element_type())) {
+    return UnknownBudget(value.shape());
+  }
+  const Literal abs_a = Magnitudes(a), abs_b = Magnitudes(b);
+  absl::StatusOr<Literal> mag = dispatch(inst, {&abs_a, &abs_b});
+  if (!mag.ok()) return UnknownBudget(value.shape());
+  std::optional<Literal> carried;
+  if (budgets[0] != nullptr || budgets[1] != nullptr) {
+    const Literal ba = BudgetMagnitudes(a, budgets[0]);
+    const Literal bb = BudgetMagnitudes(b, budgets[1]);
+    absl::StatusOr<Literal> t1 = dispatch(inst, {&abs_a, &bb});
+    absl::StatusOr<Literal> t2 = dispatch(inst, {&ba, &abs_b});
+    absl::StatusOr<Literal> t3 = dispatch(inst, {&ba, &bb});
+    if (!t1.ok() || !t2.ok() || !t3.ok()) return UnknownBudget(value.shape());
+    carried = Literal(value.shape());
+    for (int64_t i = 0; i < value.element_count(); ++i) {
+      SetBudget(*carried, i, 0,
+                GetPart(*t1, i, 0) + GetPart(*t2, i, 0) + GetPart(*t3, i, 0));
+    }
+  }
+  return SumBudget(value, *mag, carried ? &*carried : nullptr,
+                   ProductTerms(inst, operands),
+                   AccumulatorType(value.shape().element_type()));
+}
+
+// The root opcode of a two-parameter scalar reducer `root(p0, p1)`, or
+// kParameter when the reducer is anything else.
+Opcode ReducerOp(const Instruction& inst) {
+  const Computation* reducer = inst.to_apply();
+  if (reducer == nullptr || reducer->num_parameters() != 2 ||
+      reducer->instruction_count() != 3) {
+    return Opcode::kParameter;
+  }
+  const Instruction* root = reducer->root();
+  if (root->operand_count() != 2 ||
+      root->operand(0)->opcode() != Opcode::kParameter ||
+      root->operand(1)->opcode() != Opcode::kParameter) {
+    return Opcode::kParameter;
+  }
+  return root->opcode();
+}
+
+// Whether a reducer computes nothing inexact: only compares, selects,
+// maxima, minima and logic (argmax-style reducers, max, min).
+bool IsSelectingReducer(const Computation& reducer) {
+  for (const auto& inst : reducer.instructions()) {
+    switch (inst->opcode()) {
+      case Opcode::kParameter:
+      case Opcode::kConstant:
+      case Opcode::kCompare:
+      case Opcode::kSelect:
+      case Opcode::kMaximum:
+      case Opcode::kMinimum:
+      case Opcode::kAnd:
+      case Opcode::kOr:
+      case Opcode::kNot:
+      case Opcode::kTuple:
+      case Opcode::kGetTupleElement:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+// reduce and reduce-window other than the wide sums.
+std::optional<Literal> ReduceBudget(const Instruction& inst, Operands operands,
+                                    absl::Span<const Literal* const> budgets,
+                                    const Literal& value,
+                                    const DispatchFn& dispatch) {
+  bool exact_inputs = true;
+  for (const Literal* b : budgets) exact_inputs = exact_inputs && b == nullptr;
+  const Computation* reducer = inst.to_apply();
+  if (exact_inputs && reducer != nullptr && IsSelectingReducer(*reducer)) {
+    return std::nullopt;
+  }
+  const Opcode op = ReducerOp(inst);
+  if (operands.size() != 2 || !value.shape().IsArray() ||
+      !HasBudget(value.shape().element_type())) {
+    return exact_inputs ? std::nullopt
+                        : std::optional<Literal>(UnknownBudget(value.shape()));
+  }
+  if (op == Opcode::kMaximum && !exact_inputs && budgets[1] == nullptr) {
+    // The largest budget among the selected-from elements: the same
+    // window or reduction of the budgets with max (budgets are >= 0).
+    Literal zero(operands[1]->shape());
+    return dispatch(inst, {budgets[0], &zero}).value_or(
+        UnknownBudget(value.shape()));
+  }
+  if (op == Opcode::kAdd && exact_inputs && inst.opcode() == Opcode::kReduce) {
+    // A sequential sum: of half floats, or of any float with wide sums off
+    // (--strict-fp); compiled code sums in the same order.
+    return std::nullopt;
+  }
+  if (op == Opcode::kAdd) {
+    const Literal abs_x = Magnitudes(*operands[0]);
+    const Literal zero(operands[1]->shape());
+    absl::StatusOr<Literal> mag = dispatch(inst, {&abs_x, &zero});
+    if (!mag.ok()) return UnknownBudget(value.shape());
+    std::optional<Literal> carried;
+    if (budgets[0] != nullptr) {
+      absl::StatusOr<Literal> c = dispatch(inst, {budgets[0], &zero});
+      if (!c.ok()) return UnknownBudget(value.shape());
+      carried = *std::move(c);
+    }
+    int64_t n = 1;
+    if (inst.opcode() == Opcode::kReduceWindow) {
+      for (const WindowDim& w : inst.window()) n *= w.size;
+    } else if (value.element_count() > 0) {
+      n = operands[0]->element_count() / value.element_count();
+    }
+    return SumBudget(value, *mag, carried ? &*carried : nullptr, n + 1,
+                     AccumulatorType(value.shape().element_type()));
+  }
+  return UnknownBudget(value.shape());
+}
+
+// Shape operations: the same instruction applied to the budgets, exact
 // operands of the value's type replaced by zeros (index operands keep their
 // values).
-std::optional<Literal> MoveBounds(const Instruction& inst, Operands operands,
-                                  absl::Span<const Literal* const> bounds,
-                                  const Literal& value) {
+std::optional<Literal> MoveBudgets(const Instruction& inst, Operands operands,
+                                   absl::Span<const Literal* const> budgets,
+                                   const Literal& value,
+                                   const DispatchFn& dispatch) {
   const PrimitiveType t = value.shape().element_type();
   std::vector<Literal> zeros;
   zeros.reserve(operands.size());
   std::vector<const Literal*> moved;
   for (size_t k = 0; k < operands.size(); ++k) {
-    if (bounds[k] != nullptr) {
-      moved.push_back(bounds[k]);
+    if (budgets[k] != nullptr) {
+      moved.push_back(budgets[k]);
     } else if (operands[k]->shape().IsArray() &&
                operands[k]->shape().element_type() == t) {
       zeros.emplace_back(operands[k]->shape());
@@ -121,15 +652,58 @@ std::optional<Literal> MoveBounds(const Instruction& inst, Operands operands,
       moved.push_back(operands[k]);
     }
   }
-  absl::StatusOr<Literal> out = EvalMovement(inst, moved);
-  if (!out.ok()) return std::nullopt;
+  absl::StatusOr<Literal> out = dispatch(inst, moved);
+  if (!out.ok()) return UnknownBudget(value.shape());
   return *std::move(out);
+}
+
+bool AnyFloat(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& s : shape.tuple_shapes()) {
+      if (AnyFloat(s)) return true;
+    }
+    return false;
+  }
+  return shape.IsArray() && HasBudget(shape.element_type());
 }
 
 }  // namespace
 
+bool IsCorrectlyRounded(Opcode op) {
+  switch (op) {
+    case Opcode::kAbs:
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kSqrt:
+    case Opcode::kNegate:
+    case Opcode::kCopy:
+    case Opcode::kConvert:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kSelect:
+    case Opcode::kClamp:
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kSign:
+    case Opcode::kRemainder:
+    case Opcode::kReducePrecision:
+    case Opcode::kComplex:
+    case Opcode::kReal:
+    case Opcode::kImag:
+    case Opcode::kCompare:
+    case Opcode::kIsFinite:
+      return true;
+    default:
+      return false;
+  }
+}
+
 double UnitRoundoff(PrimitiveType type) {
-  switch (type) {
+  switch (PartType(type)) {
     case PrimitiveType::kF16:
       return std::ldexp(1.0, -11);
     case PrimitiveType::kBF16:
@@ -141,6 +715,33 @@ double UnitRoundoff(PrimitiveType type) {
     default:
       return 0;
   }
+}
+
+double Ulp(PrimitiveType type, double v) {
+  int digits = 0, min_exponent = 0;  // of the leading bit
+  switch (PartType(type)) {
+    case PrimitiveType::kF16:
+      digits = 11, min_exponent = -14;
+      break;
+    case PrimitiveType::kBF16:
+      digits = 8, min_exponent = -126;
+      break;
+    case PrimitiveType::kF32:
+      digits = 24, min_exponent = -126;
+      break;
+    case PrimitiveType::kF64:
+      digits = 53, min_exponent = -1022;
+      break;
+    default:
+      return 0;
+  }
+  if (!std::isfinite(v)) return kInf;
+  int e = min_exponent;
+  if (v != 0) {
+    std::frexp(v, &e);
+    e = std::max(e - 1, min_exponent);
+  }
+  return std::ldexp(1.0, e - (digits - 1));
 }
 
 bool IsFloatAddReduce(const Instruction& inst) {
@@ -175,8 +776,8 @@ bool IsFloatAddReduce(const Instruction& inst) {
 }
 
 absl::StatusOr<Literal> EvalWideSum(const Instruction& inst, Operands operands,
-                                    const Literal* input_bound,
-                                    Literal* bound) {
+                                    const Literal* input_budget,
+                                    Literal* budget) {
   RETURN_IF_ERROR(CheckArrayOperands(inst, operands));
   const Literal& input = *operands[0];
   const Literal& init = *operands[1];
@@ -196,9 +797,10 @@ absl::StatusOr<Literal> EvalWideSum(const Instruction& inst, Operands operands,
   RETURN_IF_ERROR(CheckResultArray(inst, "result", inst.shape(),
                                    inst.shape().element_type(), kept_dims));
   Literal result(inst.shape());
-  *bound = Literal(inst.shape());
+  *budget = Literal(inst.shape());
   const double u = UnitRoundoff(acc_type);
-  const double x0 = GetD(init, 0);
+  const double x0 = GetPart(init, 0, 0);
+  const PrimitiveType type = inst.shape().element_type();
   int64_t out_index = 0;
   for (IndexWalker out(kept_dims, {kept_strides}); !out.done(); out.Next()) {
     // Neumaier: `sum + comp` carries the rounding error of every f64 step;
@@ -207,127 +809,114 @@ absl::StatusOr<Literal> EvalWideSum(const Instruction& inst, Operands operands,
     int64_t n = 1;
     for (IndexWalker red(red_dims, {red_strides}); !red.done(); red.Next()) {
       const int64_t i = out.offset(0) + red.offset(0);
-      const double x = GetD(input, i);
+      const double x = GetPart(input, i, 0);
       const double t = sum + x;
       if (acc_type == PrimitiveType::kF64 && std::isfinite(t)) {
         comp += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
       }
       sum = t;
       magnitude += std::fabs(x);
-      if (input_bound != nullptr) carried += GetD(*input_bound, i);
+      if (input_budget != nullptr) carried += GetPart(*input_budget, i, 0);
       ++n;
     }
-    SetD(result, out_index, sum + comp);
-    SetBound(*bound, out_index,
-             u * std::sqrt(static_cast<double>(n)) * magnitude + carried);
+    SetPart(result, out_index, 0, sum + comp);
+    const double v = GetPart(result, out_index, 0);
+    const double b =
+        !std::isfinite(v)
+            ? 0
+            : u * std::sqrt(static_cast<double>(n)) * magnitude + carried +
+                  Ulp(type, v);
+    SetBudget(*budget, out_index, 0, b);
     ++out_index;
   }
   return result;
 }
 
-std::optional<Literal> PropagateBound(const Instruction& inst,
-                                      Operands operands,
-                                      absl::Span<const Literal* const> bounds,
-                                      const Literal& value) {
+Literal UnknownBudget(const Shape& shape) {
+  Literal out(shape);
+  Fill(out, kNaN);
+  return out;
+}
+
+std::optional<Literal> PropagateBudget(const Instruction& inst,
+                                       Operands operands,
+                                       absl::Span<const Literal* const> budgets,
+                                       const Literal& value,
+                                       const DispatchFn& dispatch) {
   bool any = false;
-  for (const Literal* b : bounds) any = any || b != nullptr;
-  if (!any) return std::nullopt;
+  for (const Literal* b : budgets) any = any || b != nullptr;
   const Opcode op = inst.opcode();
+  if (op == Opcode::kParameter || op == Opcode::kConstant) return std::nullopt;
   if (op == Opcode::kTuple) {
+    if (!any) return std::nullopt;
     std::vector<Literal> parts;
     for (size_t k = 0; k < operands.size(); ++k) {
       // Shapes from the instruction: tuple may have moved its operands out.
-      parts.push_back(bounds[k] != nullptr ? *bounds[k]
-                                           : Literal(inst.operand(k)->shape()));
+      parts.push_back(budgets[k] != nullptr
+                          ? *budgets[k]
+                          : Literal(inst.operand(k)->shape()));
     }
     return Literal::MakeTuple(std::move(parts));
   }
   if (op == Opcode::kGetTupleElement) {
-    return bounds[0]->tuple_elements()[inst.tuple_index()];
+    if (!any) return std::nullopt;
+    return budgets[0]->tuple_elements()[inst.tuple_index()];
   }
-  if (op == Opcode::kOptimizationBarrier) return *bounds[0];
-  if (op == Opcode::kAddDependency) {
-    if (bounds[0] == nullptr) return std::nullopt;
-    return *bounds[0];
+  if (op == Opcode::kOptimizationBarrier || op == Opcode::kAddDependency) {
+    if (budgets[0] == nullptr) return std::nullopt;
+    return *budgets[0];
   }
-  if (!value.shape().IsArray() ||
-      !IsRealFloat(value.shape().element_type())) {
-    return std::nullopt;
+  if (!AnyFloat(value.shape())) return std::nullopt;
+  if (op == Opcode::kDot || op == Opcode::kConvolution) {
+    return ProductBudget(inst, operands, budgets, value, dispatch);
   }
-  if (op == Opcode::kCopy || op == Opcode::kNegate || op == Opcode::kAbs ||
-      (op == Opcode::kConvert &&
-       IsRealFloat(operands[0]->shape().element_type()))) {
-    return Elementwise(
-        operands, bounds, value,
-        [](const double*, const double* e, double) { return e[0]; });
+  if (op == Opcode::kReduce || op == Opcode::kReduceWindow) {
+    return ReduceBudget(inst, operands, budgets, value, dispatch);
   }
-  if (op == Opcode::kBitcastConvert) return std::nullopt;
-  if (IsMovement(op)) return MoveBounds(inst, operands, bounds, value);
-  auto rule = [&](auto fn) { return Elementwise(operands, bounds, value, fn); };
+  if (op == Opcode::kBitcastConvert) {
+    return any ? std::optional<Literal>(UnknownBudget(value.shape()))
+               : std::nullopt;
+  }
+  if (IsMovement(op)) {
+    if (!any) return std::nullopt;
+    return MoveBudgets(inst, operands, budgets, value, dispatch);
+  }
+  if (IsElementwise(op) && op != Opcode::kMap && value.shape().IsArray()) {
+    return ElementwiseBudget(inst, operands, budgets, value, dispatch);
+  }
   switch (op) {
-    case Opcode::kAdd:
-    case Opcode::kSubtract:
-      return rule(
-          [](const double*, const double* e, double) { return e[0] + e[1]; });
-    case Opcode::kMultiply:
-      return rule([](const double* x, const double* e, double) {
-        return std::fabs(x[0]) * e[1] + std::fabs(x[1]) * e[0] + e[0] * e[1];
-      });
-    case Opcode::kDivide:
-      // |a/b - (a+da)/(b+db)| <= (|da| + |a/b| |db|) / (|b| - |db|).
-      return rule([](const double* x, const double* e, double) {
-        const double b = std::fabs(x[1]);
-        if (b <= e[1]) return kInf;
-        return (e[0] + std::fabs(x[0] / x[1]) * e[1]) / (b - e[1]);
-      });
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-      return rule([](const double*, const double* e, double) {
-        return std::max(e[0], e[1]);
-      });
-    case Opcode::kSelect:
-      return rule([](const double* x, const double* e, double) {
-        return x[0] != 0 ? e[1] : e[2];
-      });
-    case Opcode::kSqrt:
-      return rule([](const double* x, const double* e, double) {
-        if (x[0] < e[0]) return std::sqrt(x[0] + e[0]);
-        return std::sqrt(x[0]) - std::sqrt(x[0] - e[0]);
-      });
-    case Opcode::kExp:
-      return rule([](const double*, const double* e, double v) {
-        return std::fabs(v) * std::expm1(e[0]);
-      });
-    case Opcode::kLog:
-      return rule([](const double* x, const double* e, double) {
-        if (x[0] <= e[0]) return kInf;
-        return -std::log1p(-e[0] / x[0]);
-      });
-    case Opcode::kTanh:
-      return rule([](const double*, const double* e, double) { return e[0]; });
-    case Opcode::kLogistic:
-      return rule(
-          [](const double*, const double* e, double) { return e[0] / 4; });
+    case Opcode::kSort:
+    case Opcode::kTopK:
+      // Exact keys give the same permutation on both sides.
+      if (!any) return std::nullopt;
+      break;
     default:
-      return std::nullopt;
+      break;
   }
+  return UnknownBudget(value.shape());
 }
 
-std::vector<Literal> BoundLeaves(const Literal& value, const Literal* bound) {
+std::vector<Literal> BudgetLeaves(const Literal& value, const Literal* budget) {
   std::vector<Literal> out;
   const std::vector<const Literal*> leaves = value.Leaves();
-  std::vector<const Literal*> bound_leaves;
-  if (bound != nullptr && bound->shape().Compatible(value.shape())) {
-    bound_leaves = bound->Leaves();
+  std::vector<const Literal*> budget_leaves;
+  if (budget != nullptr && budget->shape().Compatible(value.shape())) {
+    budget_leaves = budget->Leaves();
   }
   for (size_t k = 0; k < leaves.size(); ++k) {
     Literal b(
         Shape::Array(PrimitiveType::kF64, leaves[k]->shape().dimensions()));
-    if (k < bound_leaves.size() &&
-        IsRealFloat(bound_leaves[k]->shape().element_type())) {
-      auto data = b.mutable_data<double>();
+    const PrimitiveType t = leaves[k]->shape().element_type();
+    auto data = b.mutable_data<double>();
+    if (!HasBudget(t)) {
+      if (IsMinifloat(t)) std::fill(data.begin(), data.end(), kNaN);
+    } else if (k < budget_leaves.size()) {
       for (int64_t i = 0; i < b.element_count(); ++i) {
-        data[i] = GetD(*bound_leaves[k], i);
+        data[i] = GetPart(*budget_leaves[k], i, 0);
+        if (IsComplex(t)) {
+          const double im = GetPart(*budget_leaves[k], i, 1);
+          data[i] = std::isnan(im) ? im : std::max(data[i], im);
+        }
       }
     }
     out.push_back(std::move(b));

@@ -1,5 +1,5 @@
-// The evaluator's oracle mode (oracle.h): wide sums, their error bounds and
-// how the bounds follow values. Expected values are worked out by hand in the
+// The evaluator's oracle mode (oracle.h): wide sums, error budgets and how
+// the budgets follow values. Expected values are worked out by hand in the
 // comments; bounds from the formula u * sqrt(n) * sum |x| written out here.
 #include "compiler/evaluator/oracle.h"
 
@@ -93,10 +93,11 @@ ENTRY e {
   EXPECT_NEAR(oracle.value.Get<double>(0), 1e-15, 1e-30);
 }
 
-TEST(OracleTest, BoundsFollowAMeanIntoATuple) {
-  // mean of {1, -2, 3, -4} = -2 / 4 = -0.5. The sum's bound is
-  // 2^-24 * sqrt(5) * 10; dividing by the exact 4 divides the bound by 4.
-  // The tuple's second leaf (the input copied) carries no bound.
+TEST(OracleTest, BudgetsFollowAMeanIntoATuple) {
+  // mean of {1, -2, 3, -4} = -2 / 4 = -0.5. The sum's budget is
+  // 2^-24 * sqrt(5) * 10 plus an ulp of -2 (2^-22); dividing by the exact 4
+  // divides it by 4 and adds an ulp of -0.5 (2^-24) for the rounding of a
+  // perturbed quotient. The tuple's second leaf (the input copied) is exact.
   AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
 HloModule m
 add {
@@ -119,17 +120,24 @@ ENTRY e {
   AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
   ASSERT_EQ(oracle.bounds.size(), 2u);
   EXPECT_EQ(oracle.value.tuple_elements()[0].Get<float>(1), -0.5f);
-  const double sum_bound = std::ldexp(1.0, -24) * std::sqrt(5.0) * 10;
+  const double sum_budget =
+      std::ldexp(1.0, -24) * std::sqrt(5.0) * 10 + std::ldexp(1.0, -22);
+  const double mean_budget = sum_budget / 4 + std::ldexp(1.0, -24);
   for (int i = 0; i < 2; ++i) {
-    EXPECT_GE(oracle.bounds[0].Get<double>(i), sum_bound / 4);
-    EXPECT_LE(oracle.bounds[0].Get<double>(i), sum_bound / 4 * (1 + 0x1p-20));
+    EXPECT_GE(oracle.bounds[0].Get<double>(i), mean_budget);
+    EXPECT_LE(oracle.bounds[0].Get<double>(i), mean_budget * (1 + 0x1p-20));
   }
   for (int i = 0; i < 4; ++i) EXPECT_EQ(oracle.bounds[1].Get<double>(i), 0.0);
 }
 
-TEST(OracleTest, BoundsEndAtOperationsWithoutARule) {
-  // cosine has no propagation rule: its result gets no bound (the default
-  // tolerance alone applies), where the sum before it has one.
+TEST(OracleTest, ElementaryFunctionsAddTheirOwnUlps) {
+  // exp of an exact input: its own 2 ulps only (docs/math.md: 0.95 measured,
+  // plus the C library's half ulp and a margin). exp(1) = 2.7182817 in f32,
+  // whose ulp is 2^-22. cosine of the sum 1 + 2 + 3 + 4 = 10 (budget
+  // b = 2^-24 sqrt(5) 10 + ulp(10) = 1.33e-6 + 9.5e-7): the corners 10 +- b,
+  // rounded to f32, move cos by about |sin 10| = 0.544 times at most b, plus
+  // an ulp for the perturbed rounding and cosine's own 2 ulps (ulp of
+  // cos 10 = -0.839: 2^-24).
   AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
 HloModule m
 add {
@@ -142,14 +150,116 @@ ENTRY e {
   z = f32[] constant(0)
   s = f32[] reduce(x, z), dimensions={0}, to_apply=add
   c = f32[] cosine(s)
-  ROOT t = (f32[], f32[]) tuple(s, c)
+  one = f32[] constant(1)
+  ex = f32[] exponential(one)
+  ROOT t = (f32[], f32[], f32[]) tuple(s, c, ex)
 }
 )"));
   std::vector<Literal> args;
   args.push_back(Vec<PrimitiveType::kF32>({1, 2, 3, 4}));
   AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
-  EXPECT_GT(oracle.bounds[0].Get<double>(0), 0.0);
-  EXPECT_EQ(oracle.bounds[1].Get<double>(0), 0.0);
+  const double b =
+      std::ldexp(1.0, -24) * std::sqrt(5.0) * 10 + std::ldexp(1.0, -20);
+  EXPECT_NEAR(oracle.bounds[0].Get<double>(0), b, b * 1e-6);
+  EXPECT_GE(oracle.bounds[1].Get<double>(0), 3 * std::ldexp(1.0, -24));
+  EXPECT_LE(oracle.bounds[1].Get<double>(0),
+            0.6 * b + 4 * std::ldexp(1.0, -24));
+  EXPECT_EQ(oracle.bounds[2].Get<double>(0), 2 * std::ldexp(1.0, -22));
+}
+
+TEST(OracleTest, CorrectlyRoundedOperationsOfExactInputsAreExact) {
+  // x * y + z / w - sqrt(x) on parameters: every step correctly rounded on
+  // both sides, so compiled code must give the same bits: budget 0.
+  AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[3] parameter(0)
+  y = f32[3] parameter(1)
+  m = f32[3] multiply(x, y)
+  d = f32[3] divide(y, x)
+  s = f32[3] sqrt(x)
+  a = f32[3] add(m, d)
+  ROOT r = f32[3] subtract(a, s)
+}
+)"));
+  std::vector<Literal> args;
+  args.push_back(Vec<PrimitiveType::kF32>({1, 2, 3}));
+  args.push_back(Vec<PrimitiveType::kF32>({0.1f, -7, 1e-30f}));
+  AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(oracle.bounds[0].Get<double>(i), 0.0);
+}
+
+TEST(OracleTest, ProductsAreBoundedByTheirMagnitudes) {
+  // [1, -2, 3] . [4, 5, -6] = 4 - 10 - 18 = -24 with sum |a b| = 32 over
+  // n = 3 terms: 2^-24 (2 sqrt(3) + 2) 32 (1 + 3 * 2^-24) + ulp(24) (2^-19).
+  AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[1,3] parameter(0)
+  b = f32[3,1] parameter(1)
+  ROOT d = f32[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)"));
+  Literal a(Shape::Array(PrimitiveType::kF32, {1, 3}));
+  Literal b(Shape::Array(PrimitiveType::kF32, {3, 1}));
+  const float av[3] = {1, -2, 3}, bv[3] = {4, 5, -6};
+  for (int i = 0; i < 3; ++i) {
+    a.Set<float>(i, av[i]);
+    b.Set<float>(i, bv[i]);
+  }
+  std::vector<Literal> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
+  EXPECT_EQ(oracle.value.Get<float>(0), -24.0f);
+  const double u = std::ldexp(1.0, -24);
+  const double want =
+      u * (2 * std::sqrt(3.0) + 2) * 32 * (1 + 3 * u) + std::ldexp(1.0, -19);
+  EXPECT_GE(oracle.bounds[0].Get<double>(0), want);
+  EXPECT_LE(oracle.bounds[0].Get<double>(0), want * (1 + 0x1p-20));
+}
+
+TEST(OracleTest, BudgetsFollowCallsButNotLoops) {
+  // exp inside a called computation keeps its 2 ulps (exp(0.5) = 1.6487212,
+  // ulp 2^-23); the same value carried through a while loop has no budget
+  // (NaN: the comparison's tolerance judges it).
+  AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
+HloModule m
+f {
+  p = f32[] parameter(0)
+  ROOT e = f32[] exponential(p)
+}
+cond {
+  s = (s32[], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(1)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], f32[]) tuple(j, v)
+}
+ENTRY e {
+  x = f32[] parameter(0)
+  c = f32[] call(x), to_apply=f
+  zero = s32[] constant(0)
+  init = (s32[], f32[]) tuple(zero, c)
+  w = (s32[], f32[]) while(init), condition=cond, body=body
+  l = f32[] get-tuple-element(w), index=1
+  ROOT t = (f32[], f32[]) tuple(c, l)
+}
+)"));
+  std::vector<Literal> args;
+  Literal x(Shape::Scalar(PrimitiveType::kF32));
+  x.Set<float>(0, 0.5f);
+  args.push_back(std::move(x));
+  AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
+  EXPECT_EQ(oracle.bounds[0].Get<double>(0), 2 * std::ldexp(1.0, -23));
+  EXPECT_TRUE(std::isnan(oracle.bounds[1].Get<double>(0)));
 }
 
 TEST(OracleTest, OnlyF32AndF64AddReducersAreWide) {

@@ -4,7 +4,15 @@
 //
 // Folded: evaluable opcodes without side effects or random draws (also in
 // called computations), with an array result of at most 1024 elements of a
-// computable type. Not folded: tuples (their elements are folded where
+// computable type, that compiled code would compute bit for bit as the
+// evaluator does: data movement, integer and pred arithmetic, and the
+// correctly rounded float operations (add, multiply, divide, sqrt, convert,
+// compare, ...: eval::IsCorrectlyRounded). Elementary functions, float
+// reductions, products and windows, complex multiply and divide, and called
+// computations over floats are left to the compiled code: folded, they would
+// reach it as the evaluator's numbers, and comparing compiled results with
+// the evaluator (`aotc run --check`, the tests) would check nothing there.
+// Not folded either: tuples (their elements are folded where
 // used), iota and broadcasts that expand their operand (a big constant costs
 // memory and bandwidth that index arithmetic does not), elided constants,
 // optimization barriers, and anything whose evaluation fails or exceeds a
