@@ -23,8 +23,11 @@
 #include <cstdint>
 #include <iterator>
 #include <numbers>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "codegen/elemental/math/math_builder.h"
 #include "codegen/elemental/math/math_coefficients.h"
 #include "codegen/elemental/math/math_emitter.h"
@@ -37,6 +40,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace aotc::codegen {
 namespace math_internal {
@@ -290,11 +294,9 @@ SinCos SinCosPoly(const Fp& d, Dd r, bool f32) {
 
 enum class TrigOp { kSin, kCos, kTan };
 
-llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
+// sin, cos or tan emitted in place (the exact path behind its branch).
+llvm::Value* TrigInline(const Fp& f, llvm::Value* x, TrigOp op) {
   llvm::IRBuilderBase& b = f.b();
-  AOTC_CHECK(b.GetInsertBlock() != nullptr && b.GetInsertBlock()->getParent(),
-             "sin, cos and tan branch and need an insertion point in a "
-             "function");
   Fp d = f.WithElement(b.getDoubleTy());
   llvm::Value* xd = f.is_f64() ? x : b.CreateFPExt(x, d.type());
   TrigReduction red = ReduceTrigAll(f, d, x, xd);
@@ -324,6 +326,70 @@ llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
   // Keeps the sign of a zero argument for the odd functions.
   if (op == TrigOp::kCos) return result;
   return f.Select(f.Eq(x, f.C(0)), x, result);
+}
+
+// Vector widths that get an out-of-line variant (what loop vectorizers pick
+// for float and double lanes on the targets aotc knows).
+constexpr unsigned kVariantWidths[] = {2, 4, 8, 16};
+
+// A private function of `type` computing TrigInline, defined once.
+llvm::Function* TrigFunction(llvm::Module& m, TrigOp op, llvm::Type* type,
+                             const std::string& name) {
+  if (llvm::Function* fn = m.getFunction(name)) return fn;
+  auto* fn = llvm::Function::Create(
+      llvm::FunctionType::get(type, {type}, /*isVarArg=*/false),
+      llvm::GlobalValue::InternalLinkage, name, m);
+  fn->setDoesNotThrow();
+  fn->setDoesNotAccessMemory();  // the one load reads a constant table
+  fn->setWillReturn();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
+  Fp f(b, type);
+  b.CreateRet(TrigInline(f, fn->getArg(0), op));
+  return fn;
+}
+
+// The scalar function for `op` at `scalar` (float or double), with vector
+// variants the loop vectorizer substitutes (vector-function-abi-variant), so
+// that a vectorized loop calls one function per vector whose exact path is a
+// real branch, instead of if-converting it into every iteration. The scalar
+// function is noinline: inlined, its branch would be if-converted.
+llvm::Function* ScalarTrigFunction(llvm::Module& m, TrigOp op,
+                                   llvm::Type* scalar) {
+  static constexpr const char* kNames[] = {"sin", "cos", "tan"};
+  const std::string base =
+      absl::StrCat("aotc.math.", kNames[static_cast<int>(op)],
+                   scalar->isDoubleTy() ? ".f64" : ".f32");
+  if (llvm::Function* fn = m.getFunction(base)) return fn;
+  llvm::Function* fn = TrigFunction(m, op, scalar, base);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  std::vector<std::string> mappings;
+  std::vector<llvm::GlobalValue*> variants;
+  for (unsigned width : kVariantWidths) {
+    std::string name = absl::StrCat(base, ".v", width);
+    variants.push_back(TrigFunction(
+        m, op, llvm::FixedVectorType::get(scalar, width), name));
+    mappings.push_back(
+        absl::StrCat("_ZGV_LLVM_N", width, "v_", base, "(", name, ")"));
+  }
+  fn->addFnAttr("vector-function-abi-variant", absl::StrJoin(mappings, ","));
+  // The variants have no calls until the vectorizer makes them.
+  llvm::appendToCompilerUsed(m, variants);
+  return fn;
+}
+
+// Vectors inline; scalars call the function above.
+llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
+  llvm::IRBuilderBase& b = f.b();
+  AOTC_CHECK(b.GetInsertBlock() != nullptr && b.GetInsertBlock()->getParent(),
+             "sin, cos and tan branch and need an insertion point in a "
+             "function");
+  if (x->getType()->isVectorTy()) return TrigInline(f, x, op);
+  llvm::Function* fn =
+      ScalarTrigFunction(*b.GetInsertBlock()->getModule(), op, x->getType());
+  llvm::CallInst* call = b.CreateCall(fn, {x});
+  call->setDoesNotThrow();
+  call->setDoesNotAccessMemory();
+  return call;
 }
 
 llvm::Value* Atan2Impl(const Fp& f, llvm::Value* y, llvm::Value* x) {
