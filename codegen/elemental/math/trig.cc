@@ -40,6 +40,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace aotc::codegen {
@@ -210,6 +211,70 @@ TrigReduction ReduceTrigExact(const Fp& f, const Fp& d, llvm::Value* ax,
   return red;
 }
 
+// ReduceTrigExact as a private noinline function of the scalar type
+// returning {r.hi, r.lo, quadrant}: one copy per module, however many sites
+// and lanes call it.
+llvm::Function* ExactReductionFunction(llvm::Module& m, llvm::Type* scalar) {
+  const char* name = scalar->isDoubleTy() ? "aotc.math.trig_reduce.f64"
+                                          : "aotc.math.trig_reduce.f32";
+  if (llvm::Function* fn = m.getFunction(name)) return fn;
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* dbl = llvm::Type::getDoubleTy(ctx);
+  auto* result =
+      llvm::StructType::get(ctx, {dbl, dbl, llvm::Type::getInt64Ty(ctx)});
+  auto* fn = llvm::Function::Create(
+      llvm::FunctionType::get(result, {scalar}, /*isVarArg=*/false),
+      llvm::GlobalValue::InternalLinkage, name, m);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  fn->setDoesNotThrow();
+  fn->setDoesNotAccessMemory();  // its loads read a constant table
+  fn->setWillReturn();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  Fp f(b, scalar);
+  llvm::Value* x = fn->getArg(0);
+  TrigReduction red = ReduceTrigExact(f, f.WithElement(dbl), f.Abs(x),
+                                      f.SignBit(x));
+  llvm::Value* out = llvm::PoisonValue::get(result);
+  out = b.CreateInsertValue(out, red.r.hi, 0);
+  out = b.CreateInsertValue(out, red.r.lo, 1);
+  out = b.CreateInsertValue(out, red.quadrant, 2);
+  b.CreateRet(out);
+  return fn;
+}
+
+// The exact reduction of finite |x| >= 2^23 (every lane), by calls.
+TrigReduction CallExactReduction(const Fp& f, const Fp& d, llvm::Value* x) {
+  llvm::IRBuilderBase& b = f.b();
+  llvm::Function* fn = ExactReductionFunction(
+      *b.GetInsertBlock()->getModule(), f.type()->getScalarType());
+  auto lane = [&](llvm::Value* v, llvm::Value** hi, llvm::Value** lo,
+                  llvm::Value** quadrant) {
+    llvm::CallInst* call = b.CreateCall(fn, {v});
+    call->setDoesNotThrow();
+    call->setDoesNotAccessMemory();
+    *hi = b.CreateExtractValue(call, 0);
+    *lo = b.CreateExtractValue(call, 1);
+    *quadrant = b.CreateExtractValue(call, 2);
+  };
+  TrigReduction red;
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+  if (vector == nullptr) {
+    lane(x, &red.r.hi, &red.r.lo, &red.quadrant);
+    return red;
+  }
+  red.r.hi = llvm::PoisonValue::get(d.type());
+  red.r.lo = llvm::PoisonValue::get(d.type());
+  red.quadrant = llvm::PoisonValue::get(d.int_type());
+  for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+    llvm::Value *hi, *lo, *quadrant;
+    lane(b.CreateExtractElement(x, i), &hi, &lo, &quadrant);
+    red.r.hi = b.CreateInsertElement(red.r.hi, hi, i);
+    red.r.lo = b.CreateInsertElement(red.r.lo, lo, i);
+    red.quadrant = b.CreateInsertElement(red.quadrant, quadrant, i);
+  }
+  return red;
+}
+
 // Moves everything after the builder's insertion point into a new block and
 // returns it; the caller branches there when done.
 llvm::BasicBlock* SplitAtInsertPoint(llvm::IRBuilderBase& b, const char* name) {
@@ -244,8 +309,8 @@ TrigReduction ReduceTrigAll(const Fp& f, const Fp& d, llvm::Value* x,
   b.CreateCondBr(any, exact, done);
   b.SetInsertPoint(exact);
   // Lanes that stay on the fast path reduce a stand-in.
-  TrigReduction slow = ReduceTrigExact(
-      f, d, f.Select(large, ax, f.C(kTrigLimit)), f.SignBit(x));
+  TrigReduction slow =
+      CallExactReduction(f, d, f.Select(large, x, f.C(kTrigLimit)));
   TrigReduction merged;
   merged.r.hi = d.Select(large, slow.r.hi, fast.r.hi);
   merged.r.lo = d.Select(large, slow.r.lo, fast.r.lo);
@@ -328,9 +393,21 @@ llvm::Value* TrigInline(const Fp& f, llvm::Value* x, TrigOp op) {
   return f.Select(f.Eq(x, f.C(0)), x, result);
 }
 
-// Vector widths that get an out-of-line variant (what loop vectorizers pick
-// for float and double lanes on the targets aotc knows).
-constexpr unsigned kVariantWidths[] = {2, 4, 8, 16};
+// Vector widths that get an out-of-line variant: those the loop vectorizer
+// picks for float and double lanes on the module's target (SSE to AVX-512 on
+// x86, NEON on AArch64). Elsewhere (Cortex-M, RISC-V) loops do not vectorize
+// at a fixed width and scalars stay inline. A module without a triple (the
+// emitter tests set it later) gets every width.
+std::vector<unsigned> VariantWidths(const llvm::Module& m, bool f64) {
+  if (m.getTargetTriple().empty()) return {2, 4, 8, 16};
+  llvm::Triple triple(m.getTargetTriple());
+  if (triple.isX86()) {
+    if (f64) return {2, 4, 8};
+    return {4, 8, 16};
+  }
+  if (triple.isAArch64()) return {f64 ? 2u : 4u};
+  return {};
+}
 
 // A private function of `type` computing TrigInline, defined once.
 llvm::Function* TrigFunction(llvm::Module& m, TrigOp op, llvm::Type* type,
@@ -364,7 +441,7 @@ llvm::Function* ScalarTrigFunction(llvm::Module& m, TrigOp op,
   fn->addFnAttr(llvm::Attribute::NoInline);
   std::vector<std::string> mappings;
   std::vector<llvm::GlobalValue*> variants;
-  for (unsigned width : kVariantWidths) {
+  for (unsigned width : VariantWidths(m, scalar->isDoubleTy())) {
     std::string name = absl::StrCat(base, ".v", width);
     variants.push_back(TrigFunction(
         m, op, llvm::FixedVectorType::get(scalar, width), name));
@@ -383,9 +460,11 @@ llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
   AOTC_CHECK(b.GetInsertBlock() != nullptr && b.GetInsertBlock()->getParent(),
              "sin, cos and tan branch and need an insertion point in a "
              "function");
-  if (x->getType()->isVectorTy()) return TrigInline(f, x, op);
-  llvm::Function* fn =
-      ScalarTrigFunction(*b.GetInsertBlock()->getModule(), op, x->getType());
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  if (x->getType()->isVectorTy() || VariantWidths(m, f.is_f64()).empty()) {
+    return TrigInline(f, x, op);
+  }
+  llvm::Function* fn = ScalarTrigFunction(m, op, x->getType());
   llvm::CallInst* call = b.CreateCall(fn, {x});
   call->setDoesNotThrow();
   call->setDoesNotAccessMemory();
