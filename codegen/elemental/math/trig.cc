@@ -13,15 +13,17 @@
 // mod 4, so m times that window, in 32-bit limbs with 32x32->64-bit products
 // (no i128: 32-bit targets would need helpers), gives x * 2/pi mod 4 with
 // 126 or 190 fraction bits; the nearest integer is n and the rest, times
-// pi/2 in double-double, is r. The exact path sits behind a branch taken
-// only when some lane needs it, so the common case runs as before.
+// pi/2 in double-double, is r. That path is one private function per element
+// type, called per large lane behind a branch taken only when some lane
+// needs it. Scalar sin, cos and tan call private functions with vector
+// variants for the loop vectorizer (ScalarTrigFunction), so that in a
+// vectorized loop the branch stays a branch instead of being if-converted.
 //
 // atan2 reduces |y|/|x| (or its inverse) to [0, 1], then to |u| <=
 // tan(pi/8) via atan(a) = pi/4 + atan((a - 1) / (a + 1)), and adds the
 // multiple of pi/4 that the reductions and the signs imply as hi + lo.
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -71,14 +73,6 @@ TrigReduction ReduceTrig(const Fp& d, llvm::Value* x) {
   return red;
 }
 
-// `like` with its element type replaced by `element`.
-llvm::Type* SameShape(llvm::Type* like, llvm::Type* element) {
-  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(like)) {
-    return llvm::FixedVectorType::get(element, vector->getNumElements());
-  }
-  return element;
-}
-
 // The module's copy of kTwoOverPiBits (one per module, private).
 llvm::GlobalVariable* TwoOverPiTable(llvm::IRBuilderBase& b) {
   llvm::Module* module = b.GetInsertBlock()->getModule();
@@ -95,31 +89,22 @@ llvm::GlobalVariable* TwoOverPiTable(llvm::IRBuilderBase& b) {
   return g;
 }
 
-// kTwoOverPiBits[index] zero-extended to i64, lane by lane for vectors
-// (a plain load per lane: this path is rare and must not need gathers).
-llvm::Value* LoadWord(llvm::IRBuilderBase& b, llvm::Value* index,
-                      llvm::Type* i64_shape) {
+// kTwoOverPiBits[index] zero-extended to i64.
+llvm::Value* LoadWord(llvm::IRBuilderBase& b, llvm::Value* index) {
   llvm::GlobalVariable* table = TwoOverPiTable(b);
-  auto word = [&](llvm::Value* i) -> llvm::Value* {
-    llvm::Value* ptr = b.CreateInBoundsGEP(table->getValueType(), table,
-                                           {b.getInt64(0), i});
-    return b.CreateZExt(b.CreateLoad(b.getInt32Ty(), ptr), b.getInt64Ty());
-  };
-  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(i64_shape);
-  if (vector == nullptr) return word(index);
-  llvm::Value* out = llvm::PoisonValue::get(i64_shape);
-  for (unsigned i = 0; i < vector->getNumElements(); ++i) {
-    out = b.CreateInsertElement(out, word(b.CreateExtractElement(index, i)), i);
-  }
-  return out;
+  llvm::Value* ptr = b.CreateInBoundsGEP(table->getValueType(), table,
+                                         {b.getInt64(0), index});
+  return b.CreateZExt(b.CreateLoad(b.getInt32Ty(), ptr), b.getInt64Ty());
 }
 
-// The exact reduction of a finite |x| >= 2^23 (`ax`, of f's type) into r and
-// the quadrant, as doubles; see the file comment. `negative` is x's sign.
+// The exact reduction of a finite scalar |x| >= 2^23 (`ax`, of f's type)
+// into r and the quadrant, as doubles; see the file comment. `negative` is
+// x's sign.
 TrigReduction ReduceTrigExact(const Fp& f, const Fp& d, llvm::Value* ax,
                               llvm::Value* negative) {
   llvm::IRBuilderBase& b = f.b();
-  llvm::Type* i64 = SameShape(f.type(), b.getInt64Ty());
+  AOTC_CHECK(!f.type()->isVectorTy(), "the exact reduction is scalar");
+  llvm::Type* i64 = b.getInt64Ty();
   auto k64 = [&](uint64_t v) { return llvm::ConstantInt::get(i64, v); };
   llvm::Value* low32 = k64(0xffffffff);
   // ax = m 2^e with m < 2^(mantissa_bits + 1); ax is normal.
@@ -139,7 +124,7 @@ TrigReduction ReduceTrigExact(const Fp& f, const Fp& d, llvm::Value* ax,
   llvm::Value* shift = b.CreateAnd(start, k64(31));
   std::vector<llvm::Value*> words;
   for (int j = 0; j <= limbs; ++j) {
-    words.push_back(LoadWord(b, b.CreateAdd(word, k64(j)), i64));
+    words.push_back(LoadWord(b, b.CreateAdd(word, k64(j))));
   }
   // v[k]: the window's 32-bit limbs, least significant first.
   std::vector<llvm::Value*> v(limbs);
