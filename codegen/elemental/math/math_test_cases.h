@@ -8,7 +8,6 @@
 #define AOTC_CODEGEN_ELEMENTAL_MATH_MATH_TEST_CASES_H_
 
 #include <cmath>
-#include <limits>
 #include <ostream>
 #include <vector>
 
@@ -36,10 +35,6 @@ struct UnaryCase {
   std::vector<Range> ranges;
   double bound32;
   double bound64;
-  // Beyond this |x| only finiteness is checked: not NaN, and within [-1, 1]
-  // if `unit_range`.
-  double accurate_below = std::numeric_limits<double>::infinity();
-  bool unit_range = false;
 };
 
 inline const std::vector<UnaryCase>& UnaryCases() {
