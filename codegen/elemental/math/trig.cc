@@ -402,7 +402,7 @@ llvm::Function* TrigFunction(llvm::Module& m, TrigOp op, llvm::Type* type,
       llvm::FunctionType::get(type, {type}, /*isVarArg=*/false),
       llvm::GlobalValue::InternalLinkage, name, m);
   fn->setDoesNotThrow();
-  fn->setDoesNotAccessMemory();  // the one load reads a constant table
+  fn->setDoesNotAccessMemory();  // only the constant table is read
   fn->setWillReturn();
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
   Fp f(b, type);
