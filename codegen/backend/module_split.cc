@@ -16,6 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace aotc::codegen {
@@ -56,6 +57,21 @@ std::vector<const llvm::GlobalValue*> References(const llvm::GlobalValue& gv) {
   return out;
 }
 
+constexpr const char* kCompilerUsed = "llvm.compiler.used";
+
+// The members of llvm.compiler.used (aotc's trig functions list their vector
+// variants there, which nothing calls until the loop vectorizer runs).
+std::vector<llvm::GlobalValue*> CompilerUsed(llvm::Module& m) {
+  std::vector<llvm::GlobalValue*> out;
+  llvm::GlobalVariable* used = m.getNamedGlobal(kCompilerUsed);
+  if (used == nullptr || !used->hasInitializer()) return out;
+  absl::flat_hash_set<const llvm::Constant*> seen;
+  ForEachGlobalOperand(*used, seen, [&](const llvm::GlobalValue* g) {
+    out.push_back(const_cast<llvm::GlobalValue*>(g));
+  });
+  return out;
+}
+
 // Union-find over the defined functions.
 class Clusters {
  public:
@@ -84,7 +100,8 @@ bool IsSplittable(const llvm::Module& m) {
     return false;
   }
   for (const llvm::GlobalVariable& g : m.globals()) {
-    if (g.hasAppendingLinkage()) return false;  // llvm.used and the like
+    // llvm.used and the like; llvm.compiler.used is rebuilt per partition.
+    if (g.hasAppendingLinkage() && g.getName() != kCompilerUsed) return false;
   }
   // A comdat group must stay in one object section group, which the split
   // does not track.
@@ -174,8 +191,9 @@ ModulePartitions SplitModule(llvm::Module& m, int partitions) {
       }
     }
   }
+  llvm::GlobalVariable* used = m.getNamedGlobal(kCompilerUsed);
   for (llvm::GlobalVariable& g : m.globals()) {
-    if (!g.isDeclaration()) partition.try_emplace(&g, 0);
+    if (!g.isDeclaration() && &g != used) partition.try_emplace(&g, 0);
   }
   // Locals that a definition in another partition names become hidden
   // externals (in module order, for a stable list).
@@ -191,7 +209,13 @@ ModulePartitions SplitModule(llvm::Module& m, int partitions) {
   };
   for (llvm::Function* f : functions) note_crossings(*f);
   for (llvm::GlobalVariable& g : m.globals()) {
-    if (!g.isDeclaration()) note_crossings(g);
+    if (!g.isDeclaration() && &g != used) note_crossings(g);
+  }
+  // Every partition keeps the compiler-used values (declared where they are
+  // not defined), since calls to them may appear in any of them later.
+  const std::vector<llvm::GlobalValue*> compiler_used = CompilerUsed(m);
+  for (llvm::GlobalValue* g : compiler_used) {
+    if (g->hasLocalLinkage() && partition.contains(g)) crossing.insert(g);
   }
   int unnamed = 0;
   for (llvm::GlobalValue& g : m.global_values()) {
@@ -210,6 +234,17 @@ ModulePartitions SplitModule(llvm::Module& m, int partitions) {
           auto it = partition.find(g);
           return it != partition.end() && it->second == p;
         });
+    // The partition's own llvm.compiler.used, over its copies (definitions
+    // or declarations) of the members, which keeps them past the erasure
+    // below and through the pipeline.
+    if (llvm::GlobalVariable* copy = part->getNamedGlobal(kCompilerUsed)) {
+      copy->eraseFromParent();
+    }
+    std::vector<llvm::GlobalValue*> kept;
+    for (const llvm::GlobalValue* g : compiler_used) {
+      kept.push_back(part->getNamedValue(g->getName()));
+    }
+    if (!kept.empty()) llvm::appendToCompilerUsed(*part, kept);
     // Declarations of what this partition does not use would still appear
     // in its assembly (a hidden one as a .hidden directive).
     std::vector<llvm::GlobalValue*> unused;

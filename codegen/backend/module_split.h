@@ -41,8 +41,11 @@ inline constexpr int kMaxPartitions = 16;
 int64_t CountInstructions(const llvm::Module& m);
 
 // The number of partitions for `m` by its size (1: do not split). Modules
-// with aliases, ifuncs, comdats, appending globals (llvm.used) or
-// module-level assembly are never split; aotc makes none of them.
+// with aliases, ifuncs, comdats, appending globals other than
+// llvm.compiler.used, or module-level assembly are never split; aotc makes
+// none of them. llvm.compiler.used (the vector variants of sin, cos and tan)
+// is given to every partition, its members declared where they are not
+// defined and made hidden externals like the other crossing locals.
 int PartitionCount(const llvm::Module& m);
 
 struct ModulePartitions {

@@ -7,6 +7,9 @@
 #include <map>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "codegen/backend/module_split.h"
 #include "codegen/backend/object_assembler.h"
 #include "codegen/backend/target_machine.h"
@@ -44,11 +47,29 @@ ENTRY e {
 }
 )";
 
-// kSteps for `triple` (empty: this host), with its optimized LLVM IR.
+// sin and cos steps (their vector variants sit in llvm.compiler.used), with
+// arguments scaled past 2^23 in one of them.
+constexpr const char* kTrigSteps = R"(HloModule m
+ENTRY e {
+  x = f32[256,256] parameter(0)
+  y = f32[256,256] parameter(1)
+  k = f32[] constant(1e15)
+  kb = f32[256,256] broadcast(k), dimensions={}
+  big = f32[256,256] multiply(x, kb)
+  a = f32[256,256] sine(big)
+  b = f32[256,256] cosine(y)
+  c = f32[256,256] multiply(a, b)
+  d = f32[256,256] sine(c)
+  ROOT r = f32[256,256] add(d, x)
+}
+)";
+
+// `hlo` for `triple` (empty: this host), with its optimized LLVM IR.
 absl::StatusOr<CompiledModel> Compile(int partitions, int threads,
-                                      const std::string& triple = "") {
+                                      const std::string& triple = "",
+                                      const char* hlo = kSteps) {
   ASSIGN_OR_RETURN(std::unique_ptr<Module> module,
-                   LoadModuleFromString(kSteps, "steps.hlo"));
+                   LoadModuleFromString(hlo, "steps.hlo"));
   CompileOptions options;
   options.name = "m";
   options.target_triple = triple;
@@ -138,6 +159,38 @@ TEST(ParallelCompileTest, SplitObjectKeepsSymbolsAndResults) {
     EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
                         << c.first_mismatch;
   }
+}
+
+// A module with llvm.compiler.used splits: every partition keeps the vector
+// variants its loops may call (declared where another partition defines
+// them), the loops still call them, and the results match the evaluator.
+TEST(ParallelCompileTest, SplitKeepsTrigVectorVariants) {
+  auto split = Compile(3, 2, "", kTrigSteps);
+  ASSERT_TRUE(split.ok()) << split.status();
+  EXPECT_EQ(split->partitions, 3);
+  bool vector_call = false;
+  for (absl::string_view line : absl::StrSplit(split->llvm_ir, '\n')) {
+    vector_call |= absl::StrContains(line, "call <") &&
+                   absl::StrContains(line, "@aotc.math.sin.f32.v");
+  }
+  EXPECT_TRUE(vector_call) << "no loop calls a vector variant of sin";
+  auto module = LoadModuleFromString(kTrigSteps, "steps.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> args;
+  for (int k = 0; k < 2; ++k) {
+    args.push_back(RandomLiteral((*module)->entry()->parameter(k)->shape(), 7, k));
+  }
+  auto expected = EvaluateOracle(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  auto loaded = LoadedModel::Load(*split);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto results = (*loaded)->Run(args);
+  ASSERT_TRUE(results.ok()) << results.status();
+  const Comparison c = CompareLiterals(
+      (*results)[0], *expected->value.Leaves()[0],
+      DefaultTolerance(PrimitiveType::kF32), &expected->bounds[0]);
+  EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
+                      << c.first_mismatch;
 }
 
 // One cluster (the entry points call the entry computation, which has no
@@ -299,6 +352,66 @@ TEST(ModuleSplitTest, LargeModulesSplitUnlessTheyHaveComdats) {
     EXPECT_EQ(CountInstructions(*m), 40002);
     EXPECT_EQ(PartitionCount(*m), comdat ? 1 : 2) << "comdat " << comdat;
   }
+}
+
+// A scalar function whose vector variant only llvm.compiler.used names (as
+// aotc's sin, cos and tan have), called from a function of another cluster.
+constexpr const char* kVariants = R"ir(
+@llvm.compiler.used = appending global [1 x ptr] [ptr @s.v4], section "llvm.metadata"
+define internal float @s(float %x) noinline "vector-function-abi-variant"="_ZGV_LLVM_N4v_s(s.v4)" {
+  %y = fadd float %x, 1.0
+  ret float %y
+}
+define internal <4 x float> @s.v4(<4 x float> %x) {
+  %y = fadd <4 x float> %x, <float 1.0, float 1.0, float 1.0, float 1.0>
+  %z = fmul <4 x float> %y, %y
+  %w = fsub <4 x float> %z, %x
+  ret <4 x float> %w
+}
+define float @loop(float %x) {
+  %a = fmul float %x, %x
+  %b = fadd float %a, %x
+  %c = fmul float %b, %b
+  %r = call float @s(float %c)
+  ret float %r
+}
+)ir";
+
+// Every partition keeps the variant (defined in one, declared in the
+// others, so that a loop there can be vectorized into calls of it) in an
+// llvm.compiler.used of its own, and the variant is a hidden external of
+// the split, local again in the object.
+TEST(ModuleSplitTest, CompilerUsedReachesEveryPartition) {
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> m =
+      llvm::parseAssemblyString(kVariants, error, ctx);
+  ASSERT_NE(m, nullptr) << error.getMessage().str();
+  const ModulePartitions split = SplitModule(*m, 3);
+  ASSERT_EQ(split.bitcode.size(), 3u);
+  // Clusters largest first: loop (5 instructions), s.v4 (4), s (2); every
+  // partition defines an llvm.compiler.used (the last one is recorded).
+  EXPECT_EQ(Definitions(split),
+            (std::map<std::string, int>{
+                {"llvm.compiler.used", 2}, {"loop", 0}, {"s", 2}, {"s.v4", 1}}));
+  EXPECT_EQ(split.externalized, (std::vector<std::string>{"s", "s.v4"}));
+  for (size_t p = 0; p < split.bitcode.size(); ++p) {
+    llvm::LLVMContext part_ctx;
+    auto part = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(split.bitcode[p], "part"), part_ctx);
+    ASSERT_TRUE(static_cast<bool>(part)) << llvm::toString(part.takeError());
+    EXPECT_NE((*part)->getFunction("s.v4"), nullptr) << "partition " << p;
+    const llvm::GlobalVariable* used =
+        (*part)->getNamedGlobal("llvm.compiler.used");
+    ASSERT_NE(used, nullptr) << "partition " << p;
+    EXPECT_TRUE(used->hasAppendingLinkage());
+  }
+  // Large modules with llvm.compiler.used split by size as others do.
+  std::string large = LargeModule(false) + kVariants;
+  std::unique_ptr<llvm::Module> big =
+      llvm::parseAssemblyString(large, error, ctx);
+  ASSERT_NE(big, nullptr) << error.getMessage().str();
+  EXPECT_EQ(PartitionCount(*big), 2);
 }
 
 TEST(JoinAssemblyTest, RenamesLabelsOfLaterPartitions) {

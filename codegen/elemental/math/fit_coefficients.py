@@ -6,7 +6,8 @@ argument). Every polynomial is a weighted minimax fit found with the Remez
 exchange algorithm in 50-digit arithmetic (mpmath); the weight makes the
 minimised quantity the error that the polynomial contributes to the final
 function value, relative or absolute as the emitter needs. Multi-word
-constants (ln 2, pi/2, k*pi/4, 2/3) are cut from 50-digit values.
+constants (ln 2, pi/2, k*pi/4, 2/3) are cut from 50-digit values; the bits of
+2/pi for the large-argument trig reduction come from a 1300-bit value.
 
 Run: python3 codegen/elemental/math/fit_coefficients.py [output.h]   (about a minute)
 """
@@ -252,6 +253,34 @@ def cbrt_guess_offsets():
     return (k32, worst32(k32)), (k64, worst64(k64))
 
 
+# The large-argument reduction of sin, cos and tan (trig.cc) reads a window
+# of 2/pi's bits that starts at bit E - 1 for x = m 2^E; E reaches 971 for
+# DBL_MAX and the window is 192 bits, so about 1170 bits are needed. Two zero
+# words in front let the window start before the binary point for small E.
+TWO_OVER_PI_PAD_WORDS = 2
+TWO_OVER_PI_WORDS = 40
+
+
+def two_over_pi_words():
+    """2/pi * 2^-64 in 32-bit words, most significant first (truncated)."""
+    bits = 32 * TWO_OVER_PI_WORDS
+    with mp.workprec(bits + 64):
+        v = (2 / mp.pi) * mp.mpf(2)**(-32 * TWO_OVER_PI_PAD_WORDS)
+        n = int(mp.floor(v * mp.mpf(2)**bits))
+    return [(n >> (32 * (TWO_OVER_PI_WORDS - 1 - i))) & 0xffffffff
+            for i in range(TWO_OVER_PI_WORDS)]
+
+
+def emit_words(out, name, comment, words):
+    out.extend(textwrap.wrap(f'{comment}.', 77, initial_indent='// ',
+                             subsequent_indent='// '))
+    out.append(f'inline constexpr uint32_t {name}[] = {{')
+    for i in range(0, len(words), 4):
+        out.append('    ' + ' '.join(f'0x{w:08x},' for w in words[i:i + 4]))
+    out.append('};')
+    out.append('')
+
+
 def literal(v, f32):
     v = to_f32(v) if f32 else float(v)
     return float.hex(v)
@@ -334,6 +363,11 @@ def main():
     pieces.append(rest)
     emit_array(out, 'kPio2Pieces', 'pi/2 = sum of the pieces, the first '
                'three with 30 significant bits', pieces, False)
+    emit_words(out, 'kTwoOverPiBits', 'The binary expansion of 2/pi * 2^-64 '
+               '(two zero words, then the bits of 2/pi after the binary '
+               'point), truncated to 1280 bits, most significant word first; '
+               'from a 1344-bit mpmath value of 2/pi',
+               two_over_pi_words())
     for suffix, f32 in (('F32', True), ('F64', False)):
         his, los = [], []
         for j in range(5):

@@ -303,6 +303,22 @@ inline constexpr double kPio2Pieces[] = {
     -0x1.1fc8f8cbb5bf7p-93,
 };
 
+// The binary expansion of 2/pi * 2^-64 (two zero words, then the bits of
+// 2/pi after the binary point), truncated to 1280 bits, most significant
+// word first; from a 1344-bit mpmath value of 2/pi.
+inline constexpr uint32_t kTwoOverPiBits[] = {
+    0x00000000, 0x00000000, 0xa2f9836e, 0x4e441529,
+    0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041,
+    0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0,
+    0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e,
+    0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41,
+    0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b,
+    0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f,
+    0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d,
+    0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea,
+    0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab,
+};
+
 // j*pi/4 rounded, j = 0..4.
 inline constexpr double kQuarterPiHiF32[] = {
     0x0.0p+0,

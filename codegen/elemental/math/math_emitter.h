@@ -3,7 +3,8 @@
 // Compiled models may call no libm function, so every elementwise math op is
 // emitted as plain IR: a range reduction, a polynomial fitted by
 // fit_coefficients.py, and selects for the special values. The IR has no
-// branches (except EmitFmod's loop) and calls only llvm.fabs, llvm.copysign,
+// branches (except EmitFmod's loop and the rare path of sin, cos and tan,
+// which LLVM's vectorizer if-converts) and calls only llvm.fabs, llvm.copysign,
 // llvm.sqrt and llvm.fmuladd, so LLVM's loop vectorizer can vectorize loops
 // that contain it and no backend turns it into a library call. The exact
 // algorithms, domains and measured errors are in docs/math.md.
@@ -34,8 +35,8 @@ llvm::Value* EmitSqrt(llvm::IRBuilderBase& b, llvm::Value* x);
 // 1 / sqrt(x): rsqrt(+0) = +inf, rsqrt(-0) = -inf.
 llvm::Value* EmitRsqrt(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* EmitCbrt(llvm::IRBuilderBase& b, llvm::Value* x);
-// sin, cos and tan are accurate for |x| < 2^23; larger finite arguments give
-// finite results (within [-1, 1] for sin and cos) of no accuracy.
+// sin, cos and tan are accurate for every finite x: |x| >= 2^23 takes an
+// exact reduction behind a branch (the only one besides EmitFmod's loop).
 llvm::Value* EmitSin(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* EmitCos(llvm::IRBuilderBase& b, llvm::Value* x);
 llvm::Value* EmitTan(llvm::IRBuilderBase& b, llvm::Value* x);

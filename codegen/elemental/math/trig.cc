@@ -1,31 +1,55 @@
 // sin, cos, tan and atan2.
 //
-// sin, cos and tan run in double for both widths: x = n pi/2 + r with
-// |r| <= pi/4, where pi/2 is split into four pieces whose first three have
-// 30 significant bits, so n * piece is exact for |n| < 2^23 and r comes out
-// as a double-double accurate to about 2^-120 relative to x. That bounds the
-// accurate range to |x| < 2^23; beyond it r is clamped into [-pi/4, pi/4],
-// keeping results finite (and sin, cos within [-1, 1]) but meaningless. Then
-// sin(r) and cos(r) are polynomials (f32 uses the shorter f32 fits and one
-// final rounding) and the quadrant n mod 4 picks and negates them.
+// sin, cos and tan run in double for both widths and reduce x = n pi/2 + r
+// with |r| <= pi/4 (r a double-double), then evaluate sin(r) and cos(r) as
+// polynomials (f32 uses the shorter f32 fits and one final rounding) and let
+// the quadrant n mod 4 pick and negate them.
+//
+// For |x| < 2^23 the reduction is Cody-Waite: pi/2 in four pieces whose first
+// three have 30 significant bits, so n * piece is exact and r comes out
+// accurate to about 2^-120 relative to x. Larger finite arguments take the
+// exact path (Payne-Hanek): with x = m 2^E (m an integer of 24 or 53 bits),
+// only a 128- or 192-bit window of 2/pi's bits starting at bit E - 1 matters
+// mod 4, so m times that window, in 32-bit limbs with 32x32->64-bit products
+// (no i128: 32-bit targets would need helpers), gives x * 2/pi mod 4 with
+// 126 or 190 fraction bits; the nearest integer is n and the rest, times
+// pi/2 in double-double, is r. That path is one private function per element
+// type, called per large lane behind a branch taken only when some lane
+// needs it. Scalar sin, cos and tan call private functions with vector
+// variants for the loop vectorizer (ScalarTrigFunction), so that in a
+// vectorized loop the branch stays a branch instead of being if-converted.
 //
 // atan2 reduces |y|/|x| (or its inverse) to [0, 1], then to |u| <=
 // tan(pi/8) via atan(a) = pi/4 + atan((a - 1) / (a + 1)), and adds the
 // multiple of pi/4 that the reductions and the signs imply as hi + lo.
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "codegen/elemental/math/math_builder.h"
 #include "codegen/elemental/math/math_coefficients.h"
 #include "codegen/elemental/math/math_emitter.h"
 #include "codegen/elemental/math/math_internal.h"
 #include "compiler/support/check.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace aotc::codegen {
 namespace math_internal {
 namespace {
 
-// Largest |x| reduced exactly; see the file comment.
+// Largest |x| reduced by Cody-Waite; see the file comment.
 constexpr double kTrigLimit = 0x1p23;
 
 struct TrigReduction {
@@ -46,16 +70,249 @@ TrigReduction ReduceTrig(const Fp& d, llvm::Value* x) {
   TrigReduction red;
   red.r = d.FastTwoSum(h.hi, lo);
   red.quadrant = b.CreateAnd(n, d.I(3));
-  // Out of range (but finite): keep r a value in [-pi/4, pi/4], even where
-  // n * piece0 overflowed and made it NaN.
-  llvm::Value* ax = d.Abs(x);
-  llvm::Value* out_of_range =
-      d.And(d.Ge(ax, d.C(kTrigLimit)), d.Lt(ax, d.Inf()));
-  llvm::Value* quarter = d.C(std::numbers::pi / 4);
-  llvm::Value* clamped = d.Clamp(d.Select(d.IsNaN(red.r.hi), d.C(0), red.r.hi),
-                                 d.Neg(quarter), quarter);
-  red.r.hi = d.Select(out_of_range, clamped, red.r.hi);
-  red.r.lo = d.Select(out_of_range, d.C(0), red.r.lo);
+  return red;
+}
+
+// The module's copy of kTwoOverPiBits (one per module, private).
+llvm::GlobalVariable* TwoOverPiTable(llvm::IRBuilderBase& b) {
+  llvm::Module* module = b.GetInsertBlock()->getModule();
+  constexpr const char* kName = "aotc.math.two_over_pi";
+  if (llvm::GlobalVariable* g = module->getNamedGlobal(kName)) return g;
+  llvm::Constant* init = llvm::ConstantDataArray::get(
+      b.getContext(), llvm::ArrayRef<uint32_t>(kTwoOverPiBits));
+  auto* g = new llvm::GlobalVariable(*module, init->getType(),
+                                     /*isConstant=*/true,
+                                     llvm::GlobalValue::PrivateLinkage, init,
+                                     kName);
+  g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  g->setAlignment(llvm::Align(4));
+  return g;
+}
+
+// kTwoOverPiBits[index] zero-extended to i64.
+llvm::Value* LoadWord(llvm::IRBuilderBase& b, llvm::Value* index) {
+  llvm::GlobalVariable* table = TwoOverPiTable(b);
+  llvm::Value* ptr = b.CreateInBoundsGEP(table->getValueType(), table,
+                                         {b.getInt64(0), index});
+  return b.CreateZExt(b.CreateLoad(b.getInt32Ty(), ptr), b.getInt64Ty());
+}
+
+// The exact reduction of a finite scalar |x| >= 2^23 (`ax`, of f's type)
+// into r and the quadrant, as doubles; see the file comment. `negative` is
+// x's sign.
+TrigReduction ReduceTrigExact(const Fp& f, const Fp& d, llvm::Value* ax,
+                              llvm::Value* negative) {
+  llvm::IRBuilderBase& b = f.b();
+  AOTC_CHECK(!f.type()->isVectorTy(), "the exact reduction is scalar");
+  llvm::Type* i64 = b.getInt64Ty();
+  auto k64 = [&](uint64_t v) { return llvm::ConstantInt::get(i64, v); };
+  llvm::Value* low32 = k64(0xffffffff);
+  // ax = m 2^e with m < 2^(mantissa_bits + 1); ax is normal.
+  llvm::Value* bits = b.CreateZExtOrBitCast(f.ToBits(ax), i64);
+  llvm::Value* e = b.CreateSub(b.CreateLShr(bits, f.mantissa_bits()),
+                               k64(f.bias() + f.mantissa_bits()));
+  uint64_t implicit = uint64_t{1} << f.mantissa_bits();
+  llvm::Value* m = b.CreateOr(b.CreateAnd(bits, k64(implicit - 1)),
+                              k64(implicit));
+  // The window starts at 2/pi's bit e - 1 (weight 2^(1 - e)); the table has
+  // 64 zero bits in front, so that bit is table bit e + 62 (>= 62: ax >= 2^23
+  // gives e >= -29 for f64, >= 0 for f32).
+  const int limbs = f.is_f64() ? 6 : 4;
+  const int frac_bits = 32 * limbs - 2;
+  llvm::Value* start = b.CreateAdd(e, k64(62));
+  llvm::Value* word = b.CreateLShr(start, 5);
+  llvm::Value* shift = b.CreateAnd(start, k64(31));
+  std::vector<llvm::Value*> words;
+  for (int j = 0; j <= limbs; ++j) {
+    words.push_back(LoadWord(b, b.CreateAdd(word, k64(j))));
+  }
+  // v[k]: the window's 32-bit limbs, least significant first.
+  std::vector<llvm::Value*> v(limbs);
+  for (int j = 0; j < limbs; ++j) {
+    llvm::Value* pair = b.CreateOr(b.CreateShl(words[j], 32), words[j + 1]);
+    v[limbs - 1 - j] = b.CreateLShr(b.CreateShl(pair, shift), 32);
+  }
+  // m * window mod 2^(32 limbs), column by column: each column sums at most
+  // four 32-bit halves, so 64 bits hold it with the carry.
+  std::vector<llvm::Value*> column(limbs, k64(0));
+  auto add_product = [&](llvm::Value* a, int k) {
+    for (int j = 0; j + k < limbs; ++j) {
+      llvm::Value* product = b.CreateMul(a, v[j]);
+      column[j + k] = b.CreateAdd(column[j + k], b.CreateAnd(product, low32));
+      if (j + k + 1 < limbs) {
+        column[j + k + 1] =
+            b.CreateAdd(column[j + k + 1], b.CreateLShr(product, 32));
+      }
+    }
+  };
+  add_product(b.CreateAnd(m, low32), 0);
+  if (f.is_f64()) add_product(b.CreateLShr(m, 32), 1);
+  std::vector<llvm::Value*> q(limbs);
+  llvm::Value* carry = k64(0);
+  for (int k = 0; k < limbs; ++k) {
+    llvm::Value* sum = b.CreateAdd(column[k], carry);
+    q[k] = b.CreateAnd(sum, low32);
+    carry = b.CreateLShr(sum, 32);
+  }
+  // The top two bits are x * 2/pi mod 4; rounding to the nearest integer n
+  // leaves a signed fraction in [-1/2, 1/2) whose top limb is `top`.
+  llvm::Value* n =
+      b.CreateLShr(b.CreateAnd(b.CreateAdd(q[limbs - 1], k64(1u << 29)), low32),
+                   30);
+  q[limbs - 1] =
+      b.CreateAnd(b.CreateSub(q[limbs - 1], b.CreateShl(n, 30)), low32);
+  llvm::Value* below =
+      b.CreateICmpNE(b.CreateAnd(q[limbs - 1], k64(1u << 31)), k64(0));
+  // A negative fraction's magnitude is its one's complement (off by 2^-frac
+  // bits, far below what r needs).
+  llvm::Value* flip = b.CreateSelect(below, low32, k64(0));
+  // |fraction| = sum q[k] 2^(32k - frac_bits): exact doubles, summed from
+  // the smallest up with the rounding errors collected (no cancellation:
+  // every term is non-negative).
+  Dd sum{nullptr, nullptr};
+  for (int k = 0; k < limbs; ++k) {
+    llvm::Value* limb = d.Mul(d.IntToFp(b.CreateXor(q[k], flip)),
+                              d.C(std::ldexp(1.0, 32 * k - frac_bits)));
+    if (sum.hi == nullptr) {
+      sum = {limb, d.C(0)};
+      continue;
+    }
+    Dd s = d.TwoSum(limb, sum.hi);
+    sum = {s.hi, d.Add(sum.lo, s.lo)};
+  }
+  sum = d.FastTwoSum(sum.hi, sum.lo);
+  // r = fraction * pi/2 with pi/2 = hi + lo.
+  Dd p = d.TwoProd(sum.hi, d.C(kQuarterPiHiF64[2]));
+  llvm::Value* lo = d.Add(p.lo, d.Add(d.Mul(sum.hi, d.C(kQuarterPiLoF64[2])),
+                                      d.Mul(sum.lo, d.C(kQuarterPiHiF64[2]))));
+  TrigReduction red;
+  red.r = d.FastTwoSum(p.hi, lo);
+  // x = -|x| mirrors both: quadrant -n, remainder -r.
+  llvm::Value* negate = b.CreateXor(below, negative);
+  red.r.hi = d.Select(negate, d.Neg(red.r.hi), red.r.hi);
+  red.r.lo = d.Select(negate, d.Neg(red.r.lo), red.r.lo);
+  red.quadrant =
+      b.CreateAnd(b.CreateSelect(negative, b.CreateSub(k64(0), n), n), k64(3));
+  return red;
+}
+
+// ReduceTrigExact as a private noinline function of the scalar type
+// returning {r.hi, r.lo, quadrant}: one copy per module, however many sites
+// and lanes call it.
+llvm::Function* ExactReductionFunction(llvm::Module& m, llvm::Type* scalar) {
+  const char* name = scalar->isDoubleTy() ? "aotc.math.trig_reduce.f64"
+                                          : "aotc.math.trig_reduce.f32";
+  if (llvm::Function* fn = m.getFunction(name)) return fn;
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* dbl = llvm::Type::getDoubleTy(ctx);
+  auto* result =
+      llvm::StructType::get(ctx, {dbl, dbl, llvm::Type::getInt64Ty(ctx)});
+  auto* fn = llvm::Function::Create(
+      llvm::FunctionType::get(result, {scalar}, /*isVarArg=*/false),
+      llvm::GlobalValue::InternalLinkage, name, m);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  fn->setDoesNotThrow();
+  fn->setDoesNotAccessMemory();  // its loads read a constant table
+  fn->setWillReturn();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  Fp f(b, scalar);
+  llvm::Value* x = fn->getArg(0);
+  TrigReduction red = ReduceTrigExact(f, f.WithElement(dbl), f.Abs(x),
+                                      f.SignBit(x));
+  llvm::Value* out = llvm::PoisonValue::get(result);
+  out = b.CreateInsertValue(out, red.r.hi, 0);
+  out = b.CreateInsertValue(out, red.r.lo, 1);
+  out = b.CreateInsertValue(out, red.quadrant, 2);
+  b.CreateRet(out);
+  return fn;
+}
+
+// The exact reduction of finite |x| >= 2^23 (every lane), by calls.
+TrigReduction CallExactReduction(const Fp& f, const Fp& d, llvm::Value* x) {
+  llvm::IRBuilderBase& b = f.b();
+  llvm::Function* fn = ExactReductionFunction(
+      *b.GetInsertBlock()->getModule(), f.type()->getScalarType());
+  auto lane = [&](llvm::Value* v, llvm::Value** hi, llvm::Value** lo,
+                  llvm::Value** quadrant) {
+    llvm::CallInst* call = b.CreateCall(fn, {v});
+    call->setDoesNotThrow();
+    call->setDoesNotAccessMemory();
+    *hi = b.CreateExtractValue(call, 0);
+    *lo = b.CreateExtractValue(call, 1);
+    *quadrant = b.CreateExtractValue(call, 2);
+  };
+  TrigReduction red;
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+  if (vector == nullptr) {
+    lane(x, &red.r.hi, &red.r.lo, &red.quadrant);
+    return red;
+  }
+  red.r.hi = llvm::PoisonValue::get(d.type());
+  red.r.lo = llvm::PoisonValue::get(d.type());
+  red.quadrant = llvm::PoisonValue::get(d.int_type());
+  for (unsigned i = 0; i < vector->getNumElements(); ++i) {
+    llvm::Value *hi, *lo, *quadrant;
+    lane(b.CreateExtractElement(x, i), &hi, &lo, &quadrant);
+    red.r.hi = b.CreateInsertElement(red.r.hi, hi, i);
+    red.r.lo = b.CreateInsertElement(red.r.lo, lo, i);
+    red.quadrant = b.CreateInsertElement(red.quadrant, quadrant, i);
+  }
+  return red;
+}
+
+// Moves everything after the builder's insertion point into a new block and
+// returns it; the caller branches there when done.
+llvm::BasicBlock* SplitAtInsertPoint(llvm::IRBuilderBase& b, const char* name) {
+  llvm::BasicBlock* entry = b.GetInsertBlock();
+  llvm::BasicBlock* rest = llvm::BasicBlock::Create(
+      b.getContext(), name, entry->getParent(), entry->getNextNode());
+  rest->splice(rest->end(), entry, b.GetInsertPoint(), entry->end());
+  rest->replaceSuccessorsPhiUsesWith(entry, rest);
+  return rest;
+}
+
+// The reduction of any x (f's type) as doubles: Cody-Waite, and where some
+// finite |x| >= 2^23, a branch to the exact path for those lanes.
+TrigReduction ReduceTrigAll(const Fp& f, const Fp& d, llvm::Value* x,
+                            llvm::Value* xd) {
+  llvm::IRBuilderBase& b = f.b();
+  TrigReduction fast = ReduceTrig(d, xd);
+  llvm::Value* ax = f.Abs(x);
+  llvm::Value* large = f.And(f.Ge(ax, f.C(kTrigLimit)), f.Lt(ax, f.Inf()));
+  // Any lane: the mask's bits as one integer (no reduction intrinsic).
+  llvm::Value* any = large;
+  if (auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(large->getType())) {
+    llvm::Type* mask = b.getIntNTy(vector->getNumElements());
+    any = b.CreateICmpNE(b.CreateBitCast(large, mask),
+                         llvm::ConstantInt::get(mask, 0));
+  }
+  llvm::BasicBlock* entry = b.GetInsertBlock();
+  llvm::BasicBlock* done = SplitAtInsertPoint(b, "trig.reduced");
+  llvm::BasicBlock* exact = llvm::BasicBlock::Create(
+      b.getContext(), "trig.exact", entry->getParent(), done);
+  b.SetInsertPoint(entry);
+  b.CreateCondBr(any, exact, done);
+  b.SetInsertPoint(exact);
+  // Lanes that stay on the fast path reduce a stand-in.
+  TrigReduction slow =
+      CallExactReduction(f, d, f.Select(large, x, f.C(kTrigLimit)));
+  TrigReduction merged;
+  merged.r.hi = d.Select(large, slow.r.hi, fast.r.hi);
+  merged.r.lo = d.Select(large, slow.r.lo, fast.r.lo);
+  merged.quadrant = b.CreateSelect(large, slow.quadrant, fast.quadrant);
+  llvm::BasicBlock* exact_end = b.GetInsertBlock();
+  b.CreateBr(done);
+  b.SetInsertPoint(done, done->begin());
+  auto phi = [&](llvm::Value* from_exact, llvm::Value* from_fast) {
+    llvm::PHINode* node = b.CreatePHI(from_fast->getType(), 2);
+    node->addIncoming(from_exact, exact_end);
+    node->addIncoming(from_fast, entry);
+    return node;
+  };
+  TrigReduction red;
+  red.r.hi = phi(merged.r.hi, fast.r.hi);
+  red.r.lo = phi(merged.r.lo, fast.r.lo);
+  red.quadrant = phi(merged.quadrant, fast.quadrant);
   return red;
 }
 
@@ -87,11 +344,12 @@ SinCos SinCosPoly(const Fp& d, Dd r, bool f32) {
 
 enum class TrigOp { kSin, kCos, kTan };
 
-llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
+// sin, cos or tan emitted in place (the exact path behind its branch).
+llvm::Value* TrigInline(const Fp& f, llvm::Value* x, TrigOp op) {
   llvm::IRBuilderBase& b = f.b();
   Fp d = f.WithElement(b.getDoubleTy());
   llvm::Value* xd = f.is_f64() ? x : b.CreateFPExt(x, d.type());
-  TrigReduction red = ReduceTrig(d, xd);
+  TrigReduction red = ReduceTrigAll(f, d, x, xd);
   SinCos sc = SinCosPoly(d, red.r, !f.is_f64());
   llvm::Value* result = nullptr;
   if (op == TrigOp::kTan) {
@@ -118,6 +376,84 @@ llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
   // Keeps the sign of a zero argument for the odd functions.
   if (op == TrigOp::kCos) return result;
   return f.Select(f.Eq(x, f.C(0)), x, result);
+}
+
+// Vector widths that get an out-of-line variant: those the loop vectorizer
+// picks for float and double lanes on the module's target (SSE to AVX-512 on
+// x86, NEON on AArch64). Elsewhere (Cortex-M, RISC-V) loops do not vectorize
+// at a fixed width and scalars stay inline. A module without a triple (the
+// emitter tests set it later) gets every width.
+std::vector<unsigned> VariantWidths(const llvm::Module& m, bool f64) {
+  if (m.getTargetTriple().empty()) return {2, 4, 8, 16};
+  llvm::Triple triple(m.getTargetTriple());
+  if (triple.isX86()) {
+    if (f64) return {2, 4, 8};
+    return {4, 8, 16};
+  }
+  if (triple.isAArch64()) return {f64 ? 2u : 4u};
+  return {};
+}
+
+// A private function of `type` computing TrigInline, defined once.
+llvm::Function* TrigFunction(llvm::Module& m, TrigOp op, llvm::Type* type,
+                             const std::string& name) {
+  if (llvm::Function* fn = m.getFunction(name)) return fn;
+  auto* fn = llvm::Function::Create(
+      llvm::FunctionType::get(type, {type}, /*isVarArg=*/false),
+      llvm::GlobalValue::InternalLinkage, name, m);
+  fn->setDoesNotThrow();
+  fn->setDoesNotAccessMemory();  // only the constant table is read
+  fn->setWillReturn();
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", fn));
+  Fp f(b, type);
+  b.CreateRet(TrigInline(f, fn->getArg(0), op));
+  return fn;
+}
+
+// The scalar function for `op` at `scalar` (float or double), with vector
+// variants the loop vectorizer substitutes (vector-function-abi-variant), so
+// that a vectorized loop calls one function per vector whose exact path is a
+// real branch, instead of if-converting it into every iteration. The scalar
+// function is noinline: inlined, its branch would be if-converted.
+llvm::Function* ScalarTrigFunction(llvm::Module& m, TrigOp op,
+                                   llvm::Type* scalar) {
+  static constexpr const char* kNames[] = {"sin", "cos", "tan"};
+  const std::string base =
+      absl::StrCat("aotc.math.", kNames[static_cast<int>(op)],
+                   scalar->isDoubleTy() ? ".f64" : ".f32");
+  if (llvm::Function* fn = m.getFunction(base)) return fn;
+  llvm::Function* fn = TrigFunction(m, op, scalar, base);
+  fn->addFnAttr(llvm::Attribute::NoInline);
+  std::vector<std::string> mappings;
+  std::vector<llvm::GlobalValue*> variants;
+  for (unsigned width : VariantWidths(m, scalar->isDoubleTy())) {
+    std::string name = absl::StrCat(base, ".v", width);
+    variants.push_back(TrigFunction(
+        m, op, llvm::FixedVectorType::get(scalar, width), name));
+    mappings.push_back(
+        absl::StrCat("_ZGV_LLVM_N", width, "v_", base, "(", name, ")"));
+  }
+  fn->addFnAttr("vector-function-abi-variant", absl::StrJoin(mappings, ","));
+  // The variants have no calls until the vectorizer makes them.
+  llvm::appendToCompilerUsed(m, variants);
+  return fn;
+}
+
+// Vectors inline; scalars call the function above.
+llvm::Value* TrigImpl(const Fp& f, llvm::Value* x, TrigOp op) {
+  llvm::IRBuilderBase& b = f.b();
+  AOTC_CHECK(b.GetInsertBlock() != nullptr && b.GetInsertBlock()->getParent(),
+             "sin, cos and tan branch and need an insertion point in a "
+             "function");
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  if (x->getType()->isVectorTy() || VariantWidths(m, f.is_f64()).empty()) {
+    return TrigInline(f, x, op);
+  }
+  llvm::Function* fn = ScalarTrigFunction(m, op, x->getType());
+  llvm::CallInst* call = b.CreateCall(fn, {x});
+  call->setDoesNotThrow();
+  call->setDoesNotAccessMemory();
+  return call;
 }
 
 llvm::Value* Atan2Impl(const Fp& f, llvm::Value* y, llvm::Value* x) {
