@@ -2,9 +2,9 @@
 // compiler/evaluator/complex_extremes_test_cases.h (huge and subnormal
 // parts, signed zeros on the branch cuts, infinities and NaN, with mpmath's
 // values), run through the optimization pipeline and code generation at
-// -O2, each part within the case's bound. The evaluator's test holds the
-// evaluator to the same values, so the two are checked against a third
-// party, not only against each other.
+// -O0, -O2 and -O2 without FMA, each part within the case's bound. The
+// evaluator's test holds the evaluator to the same values, so the two are
+// checked against a third party, not only against each other.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -78,17 +78,25 @@ TEST(ComplexExtremesE2eTest, EveryPartWithinItsBound) {
     std::vector<Literal> args;
     args.push_back(Operand(cases, c64, /*exponent=*/false));
     if (binary) args.push_back(Operand(cases, c64, /*exponent=*/true));
-    auto results = CompileAndRun(hlo, args, 2, /*optimize=*/true);
-    ASSERT_TRUE(results.ok()) << op << ": " << results.status();
-    const std::vector<std::complex<double>> got = Results((*results)[0]);
-    ASSERT_EQ(got.size(), cases.size());
-    for (size_t i = 0; i < cases.size(); ++i) {
-      const ComplexExtremeCase& c = *cases[i];
-      SCOPED_TRACE(Describe(c));
-      EXPECT_LE(CaseUlps(c, got[i].real(), c.re), c.ulps)
-          << "real part " << got[i].real() << ", expected " << c.re;
-      EXPECT_LE(CaseUlps(c, got[i].imag(), c.im), c.ulps)
-          << "imaginary part " << got[i].imag() << ", expected " << c.im;
+    // -O0 keeps every select and multiply as emitted; -O2 may fuse
+    // llvm.fmuladd and vectorize the loop; without FMA nothing is fused.
+    for (int config = 0; config < 3; ++config) {
+      SCOPED_TRACE(config == 0 ? "-O0" : config == 1 ? "-O2" : "-O2, no FMA");
+      auto results =
+          config == 2 ? CompileAndRunWith(hlo, args, "-fma", /*threads=*/false)
+                      : CompileAndRun(hlo, args, config == 0 ? 0 : 2,
+                                      /*optimize=*/true);
+      ASSERT_TRUE(results.ok()) << op << ": " << results.status();
+      const std::vector<std::complex<double>> got = Results((*results)[0]);
+      ASSERT_EQ(got.size(), cases.size());
+      for (size_t i = 0; i < cases.size(); ++i) {
+        const ComplexExtremeCase& c = *cases[i];
+        SCOPED_TRACE(Describe(c));
+        EXPECT_LE(CaseUlps(c, got[i].real(), c.re), c.ulps)
+            << "real part " << got[i].real() << ", expected " << c.re;
+        EXPECT_LE(CaseUlps(c, got[i].imag(), c.im), c.ulps)
+            << "imaginary part " << got[i].imag() << ", expected " << c.im;
+      }
     }
   }
 }
