@@ -13,7 +13,9 @@
 // is exact repeated squaring modulo 2^bits; x^0 = 1 and 1^x = 1; a negative
 // exponent gives 0 unless the base is 1 (so (-1)^-1 = 0, as in XLA).
 // pred supports the logical operations, maximum / minimum, and (as in XLA)
-// add = or, multiply = and, power(a, b) = a or not b.
+// add = or, multiply = and, power(a, b) = a or not b. Every inexact
+// function is computed in a wider type than its result, by another method
+// than code generation's (below).
 #include <bit>
 #include <cmath>
 #include <complex>
