@@ -133,4 +133,19 @@ for c64 in (False, True):
         case('asinh', c64, z[0], z[1], 4)
     for z in [(0.5, 0.0), (-2.0, 0.0), (-2.0, -0.0), (huge, huge), (tiny, tiny), (2.0, 0.0)]:
         case('acosh', c64, z[0], z[1], 4)
+    # C99 Annex G's values at infinite and NaN parts, where it fixes them.
+    pi = r32(math.pi) if c64 else math.pi
+    q = r32(math.pi / 4) if c64 else math.pi / 4
+    h = r32(math.pi / 2) if c64 else math.pi / 2
+    for op, x, y, want in [
+            ('sine', 0.0, INF, (0.0, INF)), ('sine', INF, 0.0, (NAN, 0.0)),
+            ('cosine', 0.0, INF, (INF, 0.0)), ('cosine', INF, 0.0, (NAN, 0.0)),
+            ('tanh', INF, 1.0, (1.0, 0.0)), ('tanh', -INF, -1.0, (-1.0, 0.0)),
+            ('tanh', NAN, 0.0, (NAN, 0.0)), ('exponential', NAN, 0.0, (NAN, 0.0)),
+            ('log', INF, NAN, (INF, NAN)), ('sqrt', NAN, INF, (INF, INF)),
+            ('asin', INF, INF, (q, INF)), ('acos', INF, INF, (q, -INF)),
+            ('asinh', INF, INF, (INF, q)), ('acosh', INF, INF, (INF, q)),
+            ('atanh', INF, 1.0, (0.0, h)), ('atanh', 1.0, INF, (0.0, h)),
+            ('acos', -INF, 1.0, (pi, -INF))]:
+        case(op, c64, x, y, 0, expect=want)
 print('\n'.join(rows))
