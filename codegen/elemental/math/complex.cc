@@ -367,11 +367,11 @@ Parts Cos(const Fp& f, Parts z) {
 // x^y for x = a + bi, y = c + di, as modulus and angle: with m = max(|a|,
 // |b|), t = min / m and theta = atan2(b, a), |x^y| = m^c (1 + t^2)^(c/2)
 // e^(-d theta) and arg x^y = c theta + d log|x|. m^c is the real pow,
-// accurate to an ulp however large c log m is, where exp(y log x) would
-// carry the rounding of y log x (|c log m| ulps, 690 at 1e300^0.5). Where a
-// factor is 0, subnormal or infinite (zero, huge or non-finite operands),
-// the modulus comes from exp(y log x) with Log and Exp scaled against
-// overflow instead.
+// accurate to an ulp however large c log m is, where exp(y log x) carries
+// the rounding of y log x (up to |c log m| ulps: 155 at (1e300 + 1e300i)^0.5
+// in double). Where a factor is 0, subnormal or infinite (zero, huge or
+// non-finite operands), the result comes from exp(y log x) with Log and Exp
+// scaled against overflow instead.
 Parts ModulusAndAngle(const Fp& f, Parts p, Parts q) {
   llvm::IRBuilderBase& b = f.b();
   Value* ax = f.Abs(p.re);
