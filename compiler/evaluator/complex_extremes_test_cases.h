@@ -6,10 +6,11 @@
 // expected values.
 //
 // Finite expected values are from mpmath 1.3 at 4000 bits, rounded to the
-// part type (complex_extremes_test_cases.py writes the table): a signed zero
-// on a cut is taken as an offset of 1e-1000 to its side. Cases with an
-// infinite or NaN part (bound 0) are C99 Annex G's values, by hand. The
-// sign of a zero result is not checked.
+// part type (complex_extremes_test_cases.py prints the rows, which
+// clang-format then wraps): a signed zero on a cut is taken as an offset of
+// 1e-1000 to its side. Values at infinite, NaN or zero operands, which C99
+// Annex G or the definition fixes, are written by hand, most with bound 0.
+// The sign of a zero result is not checked.
 #ifndef AOTC_COMPILER_EVALUATOR_COMPLEX_EXTREMES_TEST_CASES_H_
 #define AOTC_COMPILER_EVALUATOR_COMPLEX_EXTREMES_TEST_CASES_H_
 

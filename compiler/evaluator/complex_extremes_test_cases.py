@@ -1,7 +1,9 @@
 # Prints the rows of complex_extremes_test_cases.h: expected values of
 # complex functions at extreme operands, from mpmath at 4000 bits, rounded
 # to the part type; signed zeros on branch cuts become offsets of 1e-1000
-# to the side they name. Run: python3 complex_extremes_test_cases.py
+# to the side they name; values at infinite, NaN and zero operands are
+# given by hand. Run: python3 complex_extremes_test_cases.py, then paste the
+# rows into the header's table and clang-format it.
 import math, struct, sys
 from mpmath import mp, mpf, mpc
 mp.prec = 4000
