@@ -13,7 +13,9 @@
 // is exact repeated squaring modulo 2^bits; x^0 = 1 and 1^x = 1; a negative
 // exponent gives 0 unless the base is 1 (so (-1)^-1 = 0, as in XLA).
 // pred supports the logical operations, maximum / minimum, and (as in XLA)
-// add = or, multiply = and, power(a, b) = a or not b.
+// add = or, multiply = and, power(a, b) = a or not b. Every inexact
+// function is computed in a wider type than its result, by another method
+// than code generation's (below).
 #include <bit>
 #include <cmath>
 #include <complex>
@@ -124,6 +126,130 @@ T RoundHalfEven(T x) {
   return r;
 }
 
+// ---- Inexact functions, computed wider than the result ------------------
+//
+// Code generation has its own polynomials and formulas
+// (codegen/elemental/math/); the evaluator, its oracle, computes every
+// inexact function by another method: f32 (and f16, bf16) through glibc's
+// double functions, f64 through its long double ones, complex values through
+// std::complex<long double> (glibc's cexpl, clogl, csqrtl, ...) or the
+// formulas below written in long double. On x86-64 long double has a 64-bit
+// mantissa and a 15-bit exponent, so a textbook formula cannot overflow or
+// underflow for f64 operands, and one rounding to the result type follows.
+// docs/evaluator.md lists the method of each operation.
+static_assert(std::numeric_limits<long double>::digits >=
+                  std::numeric_limits<double>::digits,
+              "long double must be at least as wide as double");
+
+template <typename T>
+struct WideTypeOf {
+  using type = long double;
+};
+template <>
+struct WideTypeOf<float> {
+  using type = double;
+};
+template <typename R>
+struct WideTypeOf<std::complex<R>> {
+  using type = std::complex<long double>;
+};
+template <typename T>
+using Wide = typename WideTypeOf<T>::type;
+
+// A wide value rounded once to T.
+template <typename T, typename W>
+T Narrow(W w) {
+  if constexpr (kIsComplex<T>) {
+    using R = typename T::value_type;
+    return T(static_cast<R>(w.real()), static_cast<R>(w.imag()));
+  } else {
+    return static_cast<T>(w);
+  }
+}
+
+// f(x) computed in Wide<T> and rounded once.
+template <typename T, typename F>
+T InWide(T x, F f) {
+  return Narrow<T>(f(static_cast<Wide<T>>(x)));
+}
+template <typename T, typename F>
+T InWide(T x, T y, F f) {
+  return Narrow<T>(f(static_cast<Wide<T>>(x), static_cast<Wide<T>>(y)));
+}
+
+template <typename W>
+W Logistic(W x) {
+  return W(1) / (W(1) + std::exp(-x));
+}
+
+using LongComplex = std::complex<long double>;
+
+// exp(z) - 1 for z = a + bi: e^a cos b - 1 = expm1(a) cos b - 2 sin^2(b / 2)
+// has no cancellation in the real part where cos b is near 1; the imaginary
+// part is exactly b when b = 0 (no inf * 0 at a huge a). Non-finite parts
+// take cexp's special values (exp(-inf + bi) - 1 = -1 + 0i).
+LongComplex ComplexExpm1(LongComplex z) {
+  const long double a = z.real();
+  const long double b = z.imag();
+  if (!std::isfinite(a) || !std::isfinite(b)) {
+    const LongComplex e = std::exp(z);
+    return LongComplex(e.real() - 1, e.imag());
+  }
+  const long double half_sin = std::sin(b / 2);
+  const long double im = b == 0 ? b : std::exp(a) * std::sin(b);
+  return LongComplex(std::expm1(a) * std::cos(b) - 2 * half_sin * half_sin, im);
+}
+
+// log(1 + z): real part log|1 + z| = log1p(s) / 2 with s = a(2 + a) + b^2,
+// a(2 + a) fused (2 + a is exact near a = -2, where 2a + a^2 cancels); the
+// squares of f64 parts fit in long double's exponent. Where s < -1/2, near
+// z = -1, s itself would round away b^2: there log((1 + a)^2 + b^2) / 2,
+// 1 + a being exact. Imaginary part atan2(b, 1 + a).
+LongComplex ComplexLog1p(LongComplex z) {
+  const long double a = z.real();
+  const long double b = z.imag();
+  if (std::isinf(a) || std::isinf(b)) return std::log(LongComplex(1) + z);
+  const long double s = std::fma(a, 2 + a, b * b);
+  const long double u = 1 + a;
+  const long double re =
+      s < -0.5L ? 0.5L * std::log(u * u + b * b) : 0.5L * std::log1p(s);
+  return LongComplex(re, std::atan2(b, u));
+}
+
+// Complex power with the special cases XLA's evaluator gives: x^0 = 1 and
+// 1^x = 1, inf^(a+0i) is inf for a > 0 and 0 for a < 0, and 0^w is 0 for
+// Re(w) > 0; otherwise exp(w log x) in long double.
+LongComplex ComplexPower(LongComplex base, LongComplex exponent) {
+  if (base == LongComplex(1) || exponent == LongComplex(0)) return 1;
+  const bool exponent_real = exponent.imag() == 0;
+  if (std::isinf(base.real()) && base.real() > 0 && base.imag() == 0 &&
+      exponent_real) {
+    if (exponent.real() > 0) return base;
+    if (exponent.real() < 0) return 0;
+  }
+  if (base == LongComplex(0) && exponent.real() > 0) return 0;
+  return std::pow(base, exponent);
+}
+
+// z / |z| (0 for 0), with |z| in long double so that it cannot overflow.
+// With an infinite part (and no NaN) the limit: the infinities count as +-1
+// and the finite part as 0, so sign(inf + 1i) = 1.
+LongComplex ComplexSign(LongComplex z) {
+  if (std::isnan(z.real()) || std::isnan(z.imag())) {
+    const long double nan = std::numeric_limits<long double>::quiet_NaN();
+    return LongComplex(nan, nan);
+  }
+  if (std::isinf(z.real()) || std::isinf(z.imag())) {
+    auto box = [](long double v) {
+      return std::copysign(std::isinf(v) ? 1.0L : 0.0L, v);
+    };
+    z = LongComplex(box(z.real()), box(z.imag()));
+  }
+  const long double magnitude = std::abs(z);
+  if (magnitude == 0) return 0;
+  return LongComplex(z.real() / magnitude, z.imag() / magnitude);
+}
+
 template <typename T>
 T Sign(T x) {
   if constexpr (kIsInt<T>) {
@@ -132,70 +258,8 @@ T Sign(T x) {
     if (std::isnan(x) || x == T(0)) return x;
     return std::copysign(T(1), x);
   } else {
-    auto magnitude = std::abs(x);
-    if (magnitude == 0) return T(0);
-    return x / magnitude;
+    return InWide(x, [](LongComplex z) { return ComplexSign(z); });
   }
-}
-
-template <typename T>
-T Logistic(T x) {
-  return T(1) / (T(1) + std::exp(-x));
-}
-
-// exp(z) - 1 for complex z = a + bi without cancellation in the real part:
-// e^a cos b - 1 = expm1(a) cos b - 2 sin^2(b / 2).
-template <typename T>
-T ComplexExpm1(T z) {
-  using R = typename T::value_type;
-  const R a = z.real();
-  const R b = z.imag();
-  const R half_sin = std::sin(b / R(2));
-  return T(std::expm1(a) * std::cos(b) - R(2) * half_sin * half_sin,
-           std::exp(a) * std::sin(b));
-}
-
-// f(x), for c64 computed in c128 and rounded once: the C++ library's
-// complex<float> inverse functions can be a few ulps off (asin by 4 in one
-// element of the StableHLO test data).
-template <typename T, typename F>
-T Widened(T x, F f) {
-  if constexpr (std::is_same_v<T, std::complex<float>>) {
-    const std::complex<double> r = f(std::complex<double>(x));
-    return T(static_cast<float>(r.real()), static_cast<float>(r.imag()));
-  } else {
-    return f(x);
-  }
-}
-
-// log(1 + z): real part 0.5 * log1p(a(2 + a) + b^2), imaginary atan2(b, 1+a).
-// a(2 + a) with one fused rounding (2 + a is exact near a = -2, where
-// 2a + a^2 cancels), in double for c64.
-template <typename T>
-T ComplexLog1p(T z) {
-  using R = typename T::value_type;
-  using W = std::conditional_t<std::is_same_v<R, float>, double, R>;
-  const W a = z.real();
-  const W b = z.imag();
-  return T(static_cast<R>(W(0.5) * std::log1p(std::fma(a, W(2) + a, b * b))),
-           std::atan2(z.imag(), R(1) + z.real()));
-}
-
-// Complex power with the special cases XLA's evaluator gives: x^0 = 1 and
-// 1^x = 1, inf^(a+0i) is inf for a > 0 and 0 for a < 0, and 0^w is 0 for
-// Re(w) > 0.
-template <typename T>
-T ComplexPower(T base, T exponent) {
-  using R = typename T::value_type;
-  if (base == T(1) || exponent == T(0)) return T(1);
-  const bool exponent_real = exponent.imag() == R(0);
-  if (std::isinf(base.real()) && base.real() > 0 && base.imag() == R(0) &&
-      exponent_real) {
-    if (exponent.real() > 0) return base;
-    if (exponent.real() < 0) return T(0);
-  }
-  if (base == T(0) && exponent.real() > 0) return T(0);
-  return std::pow(base, exponent);
 }
 
 // Applies the unary opcode `op` through run(fn) when it is defined for
@@ -250,13 +314,19 @@ bool DispatchUnary(Opcode op, Run&& run) {
       case Opcode::kRoundNearestEven:
         return run([](T x) { return RoundHalfEven(x); });
       case Opcode::kCbrt:
-        return run([](T x) { return std::cbrt(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::cbrt(v); }); });
       case Opcode::kErf:
-        return run([](T x) { return std::erf(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::erf(v); }); });
       case Opcode::kExpm1:
-        return run([](T x) { return std::expm1(x); });
+        return run([](T x) {
+          return InWide(x, [](auto v) { return std::expm1(v); });
+        });
       case Opcode::kLog1p:
-        return run([](T x) { return std::log1p(x); });
+        return run([](T x) {
+          return InWide(x, [](auto v) { return std::log1p(v); });
+        });
       default:
         break;
     }
@@ -266,68 +336,78 @@ bool DispatchUnary(Opcode op, Run&& run) {
       case Opcode::kCbrt:
         // The principal cube root, z^(1/3), as XLA defines it (0 for 0).
         return run([](T x) {
-          using R = typename T::value_type;
-          return ComplexPower(x, T(R(1) / R(3)));
+          return InWide(x, [](LongComplex v) {
+            return ComplexPower(v, LongComplex(1.0L / 3));
+          });
         });
       case Opcode::kExpm1:
-        return run([](T x) { return ComplexExpm1(x); });
+        return run([](T x) { return InWide(x, ComplexExpm1); });
       case Opcode::kLog1p:
-        return run([](T x) { return ComplexLog1p(x); });
+        return run([](T x) { return InWide(x, ComplexLog1p); });
       default:
         break;
     }
   }
   if constexpr (kFloatLike) {
+    // sqrt of a real is correctly rounded as it is; the rest is inexact
+    // and computed wide (see above). The inverse and hyperbolic functions
+    // reach code generation through the transcendental-expander pass, so
+    // the evaluator is an independent check of that expansion.
     switch (op) {
       case Opcode::kSqrt:
-        return run([](T x) { return std::sqrt(x); });
+        if constexpr (kIsReal<T>) return run([](T x) { return std::sqrt(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::sqrt(v); }); });
       case Opcode::kRsqrt:
-        return run([](T x) { return T(1) / std::sqrt(x); });
+        return run([](T x) {
+          return InWide(x,
+                        [](auto v) { return decltype(v)(1) / std::sqrt(v); });
+        });
       case Opcode::kExp:
-        return run([](T x) { return std::exp(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::exp(v); }); });
       case Opcode::kLog:
-        return run([](T x) { return std::log(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::log(v); }); });
       case Opcode::kLogistic:
-        return run([](T x) { return Logistic(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return Logistic(v); }); });
       case Opcode::kTanh:
-        return run([](T x) { return std::tanh(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::tanh(v); }); });
       case Opcode::kSin:
-        return run([](T x) { return std::sin(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::sin(v); }); });
       case Opcode::kCos:
-        return run([](T x) { return std::cos(x); });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::cos(v); }); });
       case Opcode::kTan:
-        return run([](T x) { return std::tan(x); });
-      // The inverse and hyperbolic functions code generation gets through
-      // the transcendental-expander pass; the evaluator keeps the C++
-      // library's, an oracle independent of that expansion.
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::tan(v); }); });
       case Opcode::kAsin:
-        return run([](T x) {
-          return Widened(x, [](auto v) { return std::asin(v); });
-        });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::asin(v); }); });
       case Opcode::kAcos:
-        return run([](T x) {
-          return Widened(x, [](auto v) { return std::acos(v); });
-        });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::acos(v); }); });
       case Opcode::kAsinh:
         return run([](T x) {
-          return Widened(x, [](auto v) { return std::asinh(v); });
+          return InWide(x, [](auto v) { return std::asinh(v); });
         });
       case Opcode::kAcosh:
         return run([](T x) {
-          return Widened(x, [](auto v) { return std::acosh(v); });
+          return InWide(x, [](auto v) { return std::acosh(v); });
         });
       case Opcode::kAtanh:
         return run([](T x) {
-          return Widened(x, [](auto v) { return std::atanh(v); });
+          return InWide(x, [](auto v) { return std::atanh(v); });
         });
       case Opcode::kSinh:
-        return run([](T x) {
-          return Widened(x, [](auto v) { return std::sinh(v); });
-        });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::sinh(v); }); });
       case Opcode::kCosh:
-        return run([](T x) {
-          return Widened(x, [](auto v) { return std::cosh(v); });
-        });
+        return run(
+            [](T x) { return InWide(x, [](auto v) { return std::cosh(v); }); });
       default:
         break;
     }
@@ -405,7 +485,12 @@ bool DispatchBinary(Opcode op, Run&& run) {
       case Opcode::kMultiply:
         return run([](T a, T b) { return a * b; });
       case Opcode::kDivide:
-        return run([](T a, T b) { return a / b; });
+        if constexpr (kIsReal<T>) return run([](T a, T b) { return a / b; });
+        // Complex quotients in long double: another algorithm (GCC's
+        // __divxc3) at another precision than code generation's.
+        return run([](T a, T b) {
+          return InWide(a, b, [](auto x, auto y) { return x / y; });
+        });
       default:
         break;
     }
@@ -415,18 +500,22 @@ bool DispatchBinary(Opcode op, Run&& run) {
       case Opcode::kRemainder:
         return run([](T a, T b) { return std::fmod(a, b); });
       case Opcode::kAtan2:
-        return run([](T a, T b) { return std::atan2(a, b); });
+        return run([](T a, T b) {
+          return InWide(a, b, [](auto y, auto x) { return std::atan2(y, x); });
+        });
       case Opcode::kPower:
         // std::pow already gives pow(x, 0) = 1 and pow(1, y) = 1, NaN
         // included.
-        return run([](T a, T b) { return std::pow(a, b); });
+        return run([](T a, T b) {
+          return InWide(a, b, [](auto x, auto y) { return std::pow(x, y); });
+        });
       default:
         return false;
     }
   }
   if constexpr (kIsComplex<T>) {
     if (op == Opcode::kPower) {
-      return run([](T a, T b) { return ComplexPower(a, b); });
+      return run([](T a, T b) { return InWide(a, b, ComplexPower); });
     }
   }
   return false;

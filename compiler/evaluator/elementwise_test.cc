@@ -1,14 +1,16 @@
 // Tests of the evaluator's elementwise arithmetic through HLO text: integer
 // edge cases (wrapping, division by zero, INT_MIN / -1, shifts, bit counts,
 // power), float NaN and signed-zero rules, rounding, comparisons, select,
-// clamp and complex numbers. Expected values are worked out by hand or with
-// an independent <cmath> formula.
+// clamp and complex numbers. Expected values are worked out by hand, with
+// an independent <cmath> formula, or (complex functions at the extremes)
+// with mpmath.
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <limits>
 #include <numbers>
 
+#include "compiler/evaluator/complex_extremes_test_cases.h"
 #include "compiler/evaluator/evaluator_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -586,6 +588,37 @@ TEST(ElementwiseTest, UndefinedCombinationsAreLocatedErrors) {
   std::vector<Literal> mixed = {Vec<kS32>({1}), Vec<kF32>({1})};
   ExpectEvalError(OpModule("s32[1]", "add", mixed), mixed, "r",
                   "operand 1 of 'add' has element type f32, expected s32");
+}
+
+// Every complex function at the extremes (complex_extremes_test_cases.h):
+// huge and subnormal parts, both signs of zero on the branch cuts,
+// infinities and NaN, each part within its bound in ulps of mpmath's value.
+TEST(ElementwiseTest, ComplexFunctionsAtTheExtremes) {
+  for (const auto& c : ::aotc::testing::ComplexExtremeCases()) {
+    SCOPED_TRACE(::aotc::testing::Describe(c));
+    const bool binary = std::string(c.op) == "power";
+    std::vector<Literal> args;
+    if (c.c64) {
+      args.push_back(Vec<kC64>({C64(static_cast<float>(c.x),
+                                    static_cast<float>(c.y))}));
+      if (binary) {
+        args.push_back(Vec<kC64>({C64(static_cast<float>(c.u),
+                                      static_cast<float>(c.v))}));
+      }
+    } else {
+      args.push_back(Vec<kC128>({std::complex<double>(c.x, c.y)}));
+      if (binary) args.push_back(Vec<kC128>({std::complex<double>(c.u, c.v)}));
+    }
+    AOTC_ASSERT_OK_AND_ASSIGN(
+        Literal r, EvalOp(c.c64 ? "c64[1]" : "c128[1]", c.op, std::move(args)));
+    const std::complex<double> got =
+        c.c64 ? std::complex<double>(Values<kC64>(r)[0])
+              : Values<kC128>(r)[0];
+    EXPECT_LE(::aotc::testing::CaseUlps(c, got.real(), c.re), c.ulps)
+        << "real part " << got.real() << ", expected " << c.re;
+    EXPECT_LE(::aotc::testing::CaseUlps(c, got.imag(), c.im), c.ulps)
+        << "imaginary part " << got.imag() << ", expected " << c.im;
+  }
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Complex arithmetic and elementary functions (see math_emitter.h).
 //
-// The reference evaluator computes with std::complex, i.e. GCC's complex
-// arithmetic (libgcc's __mulXc3 and __divXc3) and glibc's cexp, clog, csqrt,
-// ctanh, csin, ccos and cpow. These emitters follow the same algorithms and
-// give the same special values (C99 Annex G): products and quotients that
-// come out NaN + NaNi are recomputed from "boxed" infinities, x / 0 is an
-// infinity for nonzero x, exp(inf + 0i) = inf + 0i, and so on. Everything is
+// Products and quotients follow libgcc's __mulXc3 and __divXc3 (Smith's
+// algorithm with scaling for c128), and every function gives C99 Annex G's
+// special values: results that come out NaN + NaNi are recomputed from
+// "boxed" infinities, x / 0 is an infinity for nonzero x, exp(inf + 0i) =
+// inf + 0i, and so on. The functions are scaled so that no intermediate
+// overflows or underflows before the result does, for f32 and f64 parts
+// alike. The reference evaluator computes them by other methods, in long
+// double (docs/evaluator.md), so the two check each other. Everything is
 // branch free: both sides of every case are computed and selected.
 #include <cfloat>
 
@@ -206,18 +208,26 @@ Value* Hypot(const Fp& f, Value* x, Value* y) {
   return f.Select(f.Or(IsInf(f, x), IsInf(f, y)), f.Inf(), h);
 }
 
-// sinh(|x|) and cosh(|x|) for ax = |x|: through expm1 (no cancellation near
-// 0), and as exp(ax / 2)^2 / 2 where exp(ax) would overflow.
+// sinh(ax) and cosh(ax) for 0 <= ax <= 88 (f32) / 709 (f64), where neither
+// overflows: through expm1, without cancellation near 0.
 Parts SinhCoshAbs(const Fp& f, Value* ax) {
-  llvm::IRBuilderBase& b = f.b();
-  Value* big = f.Gt(ax, f.C(88, 709));
-  Value* em1 = EmitExpm1(b, f.Select(big, f.C(0), ax));
+  Value* em1 = EmitExpm1(f.b(), ax);
   Value* e = f.Add(em1, f.C(1));
   Value* sinh = f.Mul(f.C(0.5), f.Add(em1, f.Div(em1, e)));
   Value* cosh = f.Mul(f.C(0.5), f.Add(e, f.Div(f.C(1), e)));
-  Value* h = EmitExp(b, f.Mul(ax, f.C(0.5)));
-  Value* huge = f.Mul(f.Mul(f.C(0.5), h), h);
-  return {f.Select(big, huge, sinh), f.Select(big, huge, cosh)};
+  return {sinh, cosh};
+}
+
+// u cosh(a) and v sinh(a) for a >= 0. Past the overflow threshold of exp,
+// where cosh a itself may overflow although the product does not, as
+// (u e^(a/2) / 2) e^(a/2).
+Parts HyperbolicProducts(const Fp& f, Value* a, Value* u, Value* v) {
+  Value* big = f.Gt(a, f.C(88, 709));
+  Parts sc = SinhCoshAbs(f, f.Select(big, f.C(0), a));
+  Value* h = EmitExp(f.b(), f.Mul(a, f.C(0.5)));
+  Value* half_h = f.Mul(f.C(0.5), h);
+  return {f.Select(big, f.Mul(f.Mul(u, half_h), h), f.Mul(u, sc.im)),
+          f.Select(big, f.Mul(f.Mul(v, half_h), h), f.Mul(v, sc.re))};
 }
 
 Parts Exp(const Fp& f, Parts z) {
@@ -261,12 +271,17 @@ Parts Log(const Fp& f, Parts z) {
 
 Parts Sqrt(const Fp& f, Parts z) {
   Value *x = z.re, *y = z.im;
-  // Scaled by 1/4 near overflow (so that |z| + |x| stays finite), the
-  // result scaled back by 2.
-  Value* big = f.Gt(f.Select(f.Gt(f.Abs(y), f.Abs(x)), f.Abs(y), f.Abs(x)),
-                    f.C(FLT_MAX / 4, DBL_MAX / 4));
-  Value* xs = f.Select(big, f.Mul(x, f.C(0.25)), x);
-  Value* ys = f.Select(big, f.Mul(y, f.C(0.25)), y);
+  // Scaled by powers of 4, exactly, the result by powers of 2: by 1/4 near
+  // overflow (so that |z| + |x| stays finite) and by 2^100 (2^600) below
+  // 2^-100 (2^-960), where |z| and the halving would lose bits to
+  // subnormal rounding.
+  Value* m = f.Select(f.Gt(f.Abs(y), f.Abs(x)), f.Abs(y), f.Abs(x));
+  Value* big = f.Gt(m, f.C(FLT_MAX / 4, DBL_MAX / 4));
+  Value* small = f.Lt(m, f.C(0x1p-100, 0x1p-960));
+  Value* scale = f.Select(big, f.C(0.25),
+                          f.Select(small, f.C(0x1p100, 0x1p600), f.C(1)));
+  Value* xs = f.Mul(x, scale);
+  Value* ys = f.Mul(y, scale);
   Value* d = Hypot(f, xs, ys);
   // The larger part t = sqrt((|z| + |x|) / 2) without cancellation; the
   // other is |y| / (2 t).
@@ -276,7 +291,8 @@ Parts Sqrt(const Fp& f, Parts z) {
   Value* positive = f.Gt(xs, f.C(0));
   Value* re = f.Select(positive, t, u);
   Value* im = f.Select(positive, u, t);
-  Value* unscale = f.Select(big, f.C(2), f.C(1));
+  Value* unscale = f.Select(big, f.C(2),
+                            f.Select(small, f.C(0x1p-50, 0x1p-300), f.C(1)));
   re = f.Mul(re, unscale);
   im = f.CopySign(f.Mul(im, unscale), y);
   // Infinities: sqrt(x + inf i) = inf + inf i; sqrt(+inf + yi) = inf + 0i;
@@ -317,27 +333,74 @@ Parts Tanh(const Fp& f, Parts z) {
   return {re, im};
 }
 
-// sin(x + yi) = sin x cosh y + i cos x sinh y.
+// sin(x + yi) = sin x cosh y + i cos x sinh y. A part with a zero factor
+// (x = 0, y = 0) is that signed zero, not 0 * inf = NaN, as in C.
 Parts Sin(const Fp& f, Parts z) {
   llvm::IRBuilderBase& b = f.b();
-  Parts sc = SinhCoshAbs(f, f.Abs(z.im));
-  Value* sinh = f.CopySign(sc.re, z.im);
-  return {f.Mul(EmitSin(b, z.re), sc.im), f.Mul(EmitCos(b, z.re), sinh)};
+  Value *x = z.re, *y = z.im;
+  Value* cos_x = EmitCos(b, x);
+  Parts p = HyperbolicProducts(f, f.Abs(y), EmitSin(b, x), cos_x);
+  Value* re = f.Select(f.Eq(x, f.C(0)), x, p.re);
+  Value* im = f.Select(f.SignBit(y), f.Neg(p.im), p.im);
+  im = f.Select(f.Eq(y, f.C(0)), f.Mul(y, f.CopySign(f.C(1), cos_x)), im);
+  // sin(+-inf + inf i): NaN + inf i, as csin.
+  Value* both_inf = f.And(IsInf(f, x), IsInf(f, y));
+  return {re, f.Select(both_inf, y, im)};
 }
 
-// cos(x + yi) = cos x cosh y - i sin x sinh y.
+// cos(x + yi) = cos x cosh y - i sin x sinh y, zeros as for Sin.
 Parts Cos(const Fp& f, Parts z) {
   llvm::IRBuilderBase& b = f.b();
-  Parts sc = SinhCoshAbs(f, f.Abs(z.im));
-  Value* sinh = f.CopySign(sc.re, z.im);
-  return {f.Mul(EmitCos(b, z.re), sc.im), f.Neg(f.Mul(EmitSin(b, z.re), sinh))};
+  Value *x = z.re, *y = z.im;
+  Value* sin_x = EmitSin(b, x);
+  Parts p = HyperbolicProducts(f, f.Abs(y), EmitCos(b, x), sin_x);
+  Value* im = f.Neg(f.Select(f.SignBit(y), f.Neg(p.im), p.im));
+  im = f.Select(f.Eq(y, f.C(0)),
+                f.Neg(f.Mul(y, f.CopySign(f.C(1), sin_x))), im);
+  im = f.Select(f.Eq(x, f.C(0)), f.Neg(f.Mul(x, f.CopySign(f.C(1), y))),
+                im);
+  // cos(+-inf + inf i): inf + NaN i, as ccos.
+  Value* both_inf = f.And(IsInf(f, x), IsInf(f, y));
+  return {f.Select(both_inf, f.Inf(), p.re), im};
 }
 
-// x^y = exp(y log x) with the evaluator's special cases: x^0 = 1 and
-// 1^y = 1, inf^(a + 0i) = inf for a > 0 and 0 for a < 0, 0^y = 0 for
-// Re y > 0.
+// x^y for x = a + bi, y = c + di, as modulus and angle: with m = max(|a|,
+// |b|), t = min / m and theta = atan2(b, a), |x^y| = m^c (1 + t^2)^(c/2)
+// e^(-d theta) and arg x^y = c theta + d log|x|. m^c is the real pow,
+// accurate to an ulp however large c log m is, where exp(y log x) carries
+// the rounding of y log x (up to |c log m| ulps: 155 at (1e300 + 1e300i)^0.5
+// in double). Where a factor is 0, subnormal or infinite (zero, huge or
+// non-finite operands), the result comes from exp(y log x) with Log and Exp
+// scaled against overflow instead.
+Parts ModulusAndAngle(const Fp& f, Parts p, Parts q) {
+  llvm::IRBuilderBase& b = f.b();
+  Value* ax = f.Abs(p.re);
+  Value* ay = f.Abs(p.im);
+  Value* m = f.Select(f.Gt(ay, ax), ay, ax);
+  Value* n = f.Select(f.Gt(ay, ax), ax, ay);
+  Value* t = f.Div(n, m);
+  Value* log1p_t2 = EmitLog1p(b, f.Mul(t, t));
+  Value* theta = EmitAtan2(b, p.im, p.re);
+  Value* p1 = EmitPow(b, m, q.re);
+  Value* p23 = EmitExp(b, f.Sub(f.Mul(f.Mul(f.C(0.5), q.re), log1p_t2),
+                                f.Mul(q.im, theta)));
+  Value* log_abs = f.Add(EmitLog(b, m), f.Mul(f.C(0.5), log1p_t2));
+  Value* phi = f.Add(f.Mul(q.re, theta), f.Mul(q.im, log_abs));
+  Value* r = f.Mul(p1, p23);
+  Value* re = f.Mul(r, EmitCos(b, phi));
+  Value* im = f.Select(f.Eq(phi, f.C(0)), phi, f.Mul(r, EmitSin(b, phi)));
+  auto normal = [&](Value* v) {
+    return f.And(f.Ge(v, f.MinNormal()), f.Lt(v, f.Inf()));
+  };
+  Value* ok = f.And(normal(p1), normal(p23));
+  Parts e = Exp(f, Multiply(f, q, Log(f, p)));
+  return {f.Select(ok, re, e.re), f.Select(ok, im, e.im)};
+}
+
+// x^y with XLA's special cases: x^0 = 1 and 1^y = 1, inf^(a + 0i) = inf
+// for a > 0 and 0 for a < 0, 0^y = 0 for Re y > 0.
 Parts Power(const Fp& f, Parts p, Parts q) {
-  Parts r = Exp(f, Multiply(f, q, Log(f, p)));
+  Parts r = ModulusAndAngle(f, p, q);
   Value* zero = f.C(0);
   Value* one = f.C(1);
   Value* y_real = f.Eq(q.im, zero);
@@ -353,6 +416,112 @@ Parts Power(const Fp& f, Parts p, Parts q) {
   re = f.Select(inf_case, p.re, re);
   im = f.Select(inf_case, p.im, im);
   return Parts{f.Select(one_case, one, re), f.Select(one_case, zero, im)};
+}
+
+// exp(z) - 1 for z = x + yi. The real part e^x cos y - 1 is written
+// expm1(x) - 2 e^x sin^2(y / 2), exact in form and free of cancellation
+// where y is small. Past x = 80 (700), where e^x would overflow before the
+// product does, it is Exp's (scaled) real part, the -1 being below its
+// rounding. The imaginary part e^x sin y is y itself at y = 0 (no inf * 0),
+// and exp(-inf + yi) - 1 is -1 for every y.
+Parts Expm1(const Fp& f, Parts z) {
+  llvm::IRBuilderBase& b = f.b();
+  Value *x = z.re, *y = z.im;
+  Value* big = f.Gt(x, f.C(80, 700));
+  Value* xs = f.Select(big, f.C(0), x);
+  Value* e = EmitExp(b, xs);
+  Value* half_sin = EmitSin(b, f.Mul(y, f.C(0.5)));
+  Value* re = f.Sub(EmitExpm1(b, xs),
+                    f.Mul(f.Mul(e, half_sin), f.Mul(f.C(2), half_sin)));
+  Value* im = f.Mul(e, EmitSin(b, y));
+  Parts ez = Exp(f, z);
+  re = f.Select(big, ez.re, re);
+  im = f.Select(big, ez.im, im);
+  im = f.Select(f.Eq(y, f.C(0)), y, im);
+  Value* neg_inf = f.Eq(x, f.Neg(f.Inf()));
+  return {f.Select(neg_inf, f.C(-1), re),
+          f.Select(neg_inf, f.CopySign(f.C(0), y), im)};
+}
+
+// log(1 + z) for z = x + yi with u = 1 + x: log|1 + z| = log(m) +
+// log1p(t^2) / 2 for m = max(|u|, |y|) and t = min / m <= 1, so no square
+// is formed that could overflow or underflow. log(m) for m = |u| is
+// log1p(x) above x = -0.5 (where u itself would drop the low bits of a
+// small x) and log|u| below (u exact by Sterbenz down to -2, and no
+// cancellation further out). Imaginary part atan2(y, 1 + x).
+Parts Log1p(const Fp& f, Parts z) {
+  llvm::IRBuilderBase& b = f.b();
+  Value *x = z.re, *y = z.im;
+  Value* u = f.Add(f.C(1), x);
+  Value* au = f.Abs(u);
+  Value* ay = f.Abs(y);
+  Value* u_larger = f.Ge(au, ay);
+  Value* big = f.Select(u_larger, au, ay);
+  Value* small = f.Select(u_larger, ay, au);
+  Value* t = f.Select(f.Eq(big, f.C(0)), f.C(0), f.Div(small, big));
+  Value* log_u =
+      f.Select(f.Gt(x, f.C(-0.5)), EmitLog1p(b, x), EmitLog(b, au));
+  Value* log_big = f.Select(u_larger, log_u, EmitLog(b, ay));
+  Value* re = f.Add(log_big, f.Mul(f.C(0.5), EmitLog1p(b, f.Mul(t, t))));
+  re = f.Select(f.Or(f.IsNaN(x), f.IsNaN(y)), f.NaN(), re);
+  re = f.Select(f.Or(IsInf(f, x), IsInf(f, y)), f.Inf(), re);
+  return {re, EmitAtan2(b, y, u)};
+}
+
+// 1 / (1 + e^-z) for Re z >= 0 and e^z / (1 + e^z) below, with t = e^-|x|
+// <= 1 either way, so nothing overflows, and for a very negative Re z the
+// result keeps its tail e^z (subnormal included). Multiplied out by the
+// conjugate of the denominator, with D = (1 + t cos y)^2 + (t sin y)^2:
+// (1 + t cos y + i t sin y) / D for x >= 0, (t (t + cos y) + i t sin y) / D
+// below.
+Parts Logistic(const Fp& f, Parts z) {
+  llvm::IRBuilderBase& b = f.b();
+  Value *x = z.re, *y = z.im;
+  Value* t = EmitExp(b, f.Neg(f.Abs(x)));
+  Value* cos_y = EmitCos(b, y);
+  Value* t_sin = f.Mul(t, EmitSin(b, y));
+  Value* d_re = f.Add(f.C(1), f.Mul(t, cos_y));
+  Value* d = f.Add(f.Mul(d_re, d_re), f.Mul(t_sin, t_sin));
+  Value* re = f.Select(f.Lt(x, f.C(0)), f.Mul(t, f.Add(t, cos_y)), d_re);
+  return {f.Div(re, d), f.Div(t_sin, d)};
+}
+
+// The principal cube root (0 for 0, as XLA defines it): |z|^(1/3)
+// (cos(theta / 3) + i sin(theta / 3)), theta = atan2(y, x), with |z|^(1/3)
+// = cbrt(m) cbrt(sqrt(1 + t^2)) for m the larger part's magnitude and t =
+// min / m <= 1, so nothing overflows; the real cube root is accurate to an
+// ulp, where exp((1/3) log z) would lose |log z| ulps.
+Parts Cbrt(const Fp& f, Parts z) {
+  llvm::IRBuilderBase& b = f.b();
+  Value *x = z.re, *y = z.im;
+  Value* ax = f.Abs(x);
+  Value* ay = f.Abs(y);
+  Value* m = f.Select(f.Gt(ay, ax), ay, ax);
+  Value* n = f.Select(f.Gt(ay, ax), ax, ay);
+  Value* t = f.Select(f.Eq(m, f.C(0)), f.C(0), f.Div(n, m));
+  t = f.Select(IsInf(f, n), f.C(1), t);
+  Value* r = f.Mul(EmitCbrt(b, m),
+                   EmitCbrt(b, f.Sqrt(f.Add(f.C(1), f.Mul(t, t)))));
+  Value* third = f.Div(EmitAtan2(b, y, x), f.C(3));
+  Value* im = f.Mul(r, EmitSin(b, third));
+  return {f.Mul(r, EmitCos(b, third)),
+          f.Select(f.Eq(third, f.C(0)), y, im)};
+}
+
+// body(f, p, q) for c128, and for c64 on the parts widened to double and
+// rounded once: pow's error grows with |y log x|, up to ~88 ulps of f32 in
+// float, below one in double; logistic's real part cancels where
+// cos y is near -e^x.
+template <typename Body>
+Parts InDouble(const Fp& f, Parts p, Parts q, Body body) {
+  if (f.is_f64()) return body(f, p, q);
+  llvm::IRBuilderBase& b = f.b();
+  Fp d(b, b.getDoubleTy());
+  auto wide = [&](Parts v) {
+    return Parts{b.CreateFPExt(v.re, d.type()), b.CreateFPExt(v.im, d.type())};
+  };
+  Parts r = body(d, wide(p), wide(q));
+  return {b.CreateFPTrunc(r.re, f.type()), b.CreateFPTrunc(r.im, f.type())};
 }
 
 }  // namespace
@@ -377,11 +546,25 @@ llvm::Value* EmitComplexAbs(llvm::IRBuilderBase& b, llvm::Value* z) {
 }
 
 llvm::Value* EmitComplexSign(llvm::IRBuilderBase& b, llvm::Value* z) {
+  // z / |z|, with z first divided by its larger part's magnitude m: |z / m|
+  // is in [1, sqrt 2], so neither the modulus nor the quotients overflow or
+  // underflow (sign(1e300 + 1e300i) is (1 + i) / sqrt 2); 0 for 0. With an
+  // infinite part the limit: infinities boxed to +-1, the other part to 0
+  // (sign(inf + 1i) = 1); NaN with a NaN part.
   return OnParts(b, z, [](const Fp& f, Parts p) {
-    Value* m = Hypot(f, p.re, p.im);
+    Value* ax = f.Abs(p.re);
+    Value* ay = f.Abs(p.im);
+    Value* m = f.Select(f.Gt(ay, ax), ay, ax);
+    Value* inf = f.Or(IsInf(f, p.re), IsInf(f, p.im));
+    Value* xs = f.Select(inf, Box(f, p.re), f.Div(p.re, m));
+    Value* ys = f.Select(inf, Box(f, p.im), f.Div(p.im, m));
+    Value* h = Hypot(f, xs, ys);
     Value* zero = f.Eq(m, f.C(0));
-    return Parts{f.Select(zero, f.C(0), f.Div(p.re, m)),
-                 f.Select(zero, f.C(0), f.Div(p.im, m))};
+    Value* nan = f.Or(f.IsNaN(p.re), f.IsNaN(p.im));
+    auto part = [&](Value* v) {
+      return f.Select(nan, f.NaN(), f.Select(zero, f.C(0), f.Div(v, h)));
+    };
+    return Parts{part(xs), part(ys)};
   });
 }
 
@@ -390,14 +573,7 @@ llvm::Value* EmitComplexExp(llvm::IRBuilderBase& b, llvm::Value* z) {
 }
 
 llvm::Value* EmitComplexExpm1(llvm::IRBuilderBase& b, llvm::Value* z) {
-  // e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y / 2), as the evaluator.
-  return OnParts(b, z, [](const Fp& f, Parts p) {
-    llvm::IRBuilderBase& b = f.b();
-    Value* half_sin = EmitSin(b, f.Div(p.im, f.C(2)));
-    Value* re = f.Sub(f.Mul(EmitExpm1(b, p.re), EmitCos(b, p.im)),
-                      f.Mul(f.Mul(f.C(2), half_sin), half_sin));
-    return Parts{re, f.Mul(EmitExp(b, p.re), EmitSin(b, p.im))};
-  });
+  return OnParts(b, z, [](const Fp& f, Parts p) { return Expm1(f, p); });
 }
 
 llvm::Value* EmitComplexLog(llvm::IRBuilderBase& b, llvm::Value* z) {
@@ -405,15 +581,7 @@ llvm::Value* EmitComplexLog(llvm::IRBuilderBase& b, llvm::Value* z) {
 }
 
 llvm::Value* EmitComplexLog1p(llvm::IRBuilderBase& b, llvm::Value* z) {
-  // log(1 + z) = log1p(x(2 + x) + y^2) / 2 + i atan2(y, 1 + x), as the
-  // evaluator: 2 + x is exact near x = -2, where 2x + x^2 would cancel, and
-  // the product and the sum round once where the target fuses them.
-  return OnParts(b, z, [](const Fp& f, Parts p) {
-    llvm::IRBuilderBase& b = f.b();
-    Value* arg = f.MulAdd(p.re, f.Add(f.C(2), p.re), f.Mul(p.im, p.im));
-    return Parts{f.Mul(f.C(0.5), EmitLog1p(b, arg)),
-                 EmitAtan2(b, p.im, f.Add(f.C(1), p.re))};
-  });
+  return OnParts(b, z, [](const Fp& f, Parts p) { return Log1p(f, p); });
 }
 
 llvm::Value* EmitComplexSqrt(llvm::IRBuilderBase& b, llvm::Value* z) {
@@ -431,11 +599,10 @@ llvm::Value* EmitComplexTanh(llvm::IRBuilderBase& b, llvm::Value* z) {
 }
 
 llvm::Value* EmitComplexLogistic(llvm::IRBuilderBase& b, llvm::Value* z) {
-  // 1 / (1 + exp(-z)), as the evaluator.
   return OnParts(b, z, [](const Fp& f, Parts p) {
-    Parts e = Exp(f, Parts{f.Neg(p.re), f.Neg(p.im)});
-    return Divide(f, Parts{f.C(1), f.C(0)},
-                  Parts{f.Add(f.C(1), e.re), f.Add(f.C(0), e.im)});
+    return InDouble(f, p, p, [](const Fp& d, Parts q, Parts) {
+      return Logistic(d, q);
+    });
   });
 }
 
@@ -458,15 +625,12 @@ llvm::Value* EmitComplexTan(llvm::IRBuilderBase& b, llvm::Value* z) {
 llvm::Value* EmitComplexPow(llvm::IRBuilderBase& b, llvm::Value* x,
                             llvm::Value* y) {
   return OnParts(b, x, y, [](const Fp& f, Parts p, Parts q) {
-    return Power(f, p, q);
+    return InDouble(f, p, q, Power);
   });
 }
 
 llvm::Value* EmitComplexCbrt(llvm::IRBuilderBase& b, llvm::Value* z) {
-  // The principal cube root z^(1/3), as XLA defines it (0 for 0).
-  return OnParts(b, z, [](const Fp& f, Parts p) {
-    return Power(f, p, Parts{f.Div(f.C(1), f.C(3)), f.C(0)});
-  });
+  return OnParts(b, z, [](const Fp& f, Parts p) { return Cbrt(f, p); });
 }
 
 }  // namespace aotc::codegen
