@@ -110,6 +110,9 @@ constexpr StableHloOp kStableHloOps[] = {
     {"tanh", Opcode::kTanh, OpBuilders::Simple, true},
     {"transpose", Opcode::kTranspose, OpBuilders::TransposeOrReverse, false},
     {"tuple", Opcode::kTuple, OpBuilders::Tuple, false},
+    {"uniform_dequantize", Opcode::kConvert, OpBuilders::UniformDequantize,
+     false},
+    {"uniform_quantize", Opcode::kConvert, OpBuilders::UniformQuantize, false},
     {"while", Opcode::kWhile, OpBuilders::While, false},
     {"xor", Opcode::kXor, OpBuilders::Simple, true},
 };
@@ -169,6 +172,13 @@ Instruction* OpBuild::Emit(Opcode opcode, Shape s,
                      std::move(s), std::move(args), op.loc);
 }
 
+Instruction* OpBuild::EmitNamed(Opcode opcode, std::string_view name,
+                                Shape s,
+                                std::vector<Instruction*> args) const {
+  return parser.Emit(scope->comp, opcode, name, std::move(s), std::move(args),
+                     op.loc);
+}
+
 std::string Parser::InstName(const OpState& op, Opcode opcode) const {
   const std::string& r = op.result_name;
   if (!r.empty() && !std::isdigit(static_cast<unsigned char>(r[0]))) return r;
@@ -225,6 +235,14 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
             std::move(shape),
             OpReader(op),
             is_chlo ? Opcode::kCustomCall : entry->opcode};
+  if (HasQuantizedValues(op)) {
+    if (is_chlo) {
+      return ErrorAt(op.name_tok,
+                     absl::StrCat("quantized operands or results of '",
+                                  op.name, "' are not supported"));
+    }
+    return OpBuilders::Quantized(b, entry->build);
+  }
   return is_chlo ? OpBuilders::Chlo(b) : entry->build(b);
 }
 

@@ -4,7 +4,8 @@
 // builders it names. build_ops.cc has the table, the element-wise
 // operations and those with simple attributes, calls and custom calls;
 // build_compound_ops.cc those with dimension numbers, windows or reducers;
-// build_regions.cc while, if and case.
+// build_regions.cc while, if and case; build_quantized.cc the rules for
+// quantized tensors.
 #ifndef AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 #define AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 
@@ -31,6 +32,9 @@ struct OpBuild {
   // and at its location.
   Instruction* Emit(Opcode opcode, Shape s,
                     std::vector<Instruction*> args) const;
+  // The same with a name of the caller's choice (made unique).
+  Instruction* EmitNamed(Opcode opcode, std::string_view name, Shape s,
+                         std::vector<Instruction*> args) const;
 };
 
 using OpBuilder = absl::StatusOr<Instruction*> (*)(OpBuild& b);
@@ -80,6 +84,11 @@ struct OpBuilders {
   // reduce_window and select_and_scatter.
   static absl::StatusOr<Instruction*> Windowed(OpBuild& b);
   static absl::StatusOr<Instruction*> Convolution(OpBuild& b);
+  // build_quantized.cc: an operation with quantized operands or results,
+  // built by `build` after its rule's conversions; the two conversions.
+  static absl::StatusOr<Instruction*> Quantized(OpBuild& b, OpBuilder build);
+  static absl::StatusOr<Instruction*> UniformQuantize(OpBuild& b);
+  static absl::StatusOr<Instruction*> UniformDequantize(OpBuild& b);
 };
 
 }  // namespace aotc::shlo

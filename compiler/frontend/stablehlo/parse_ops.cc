@@ -243,7 +243,11 @@ absl::Status Parser::ParsePrettyWhile(Scope* scope, OpState* op) {
                    absl::StrCat("while has ", args.size(), " loop values, but ",
                                 op->result_types.size(), " types"));
   }
-  for (size_t i = 0; i < args.size(); ++i) args[i].shape = op->result_types[i];
+  const size_t first_quant = type_quants_.size() - args.size();
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i].shape = op->result_types[i];
+    args[i].quant = type_quants_[first_quant + i];
+  }
   if (tok_.Is(TokKind::kLBrace)) {  // attributes
     RETURN_IF_ERROR(ParseAttrDict(&op->attrs, TokKind::kRBrace, 0));
   }
