@@ -84,6 +84,10 @@ struct OpBuilders {
   // reduce_window and select_and_scatter.
   static absl::StatusOr<Instruction*> Windowed(OpBuild& b);
   static absl::StatusOr<Instruction*> Convolution(OpBuild& b);
+  // build_complex_ops.cc: the HLO opcode, or its complex meaning.
+  static absl::StatusOr<Instruction*> MinMax(OpBuild& b);
+  static absl::StatusOr<Instruction*> Convert(OpBuild& b);
+  static absl::StatusOr<Instruction*> Atan2(OpBuild& b);
   // build_quantized.cc: an operation with quantized operands or results,
   // built by `build` after its rule's conversions; the two conversions.
   static absl::StatusOr<Instruction*> Quantized(OpBuild& b, OpBuilder build);
