@@ -1,6 +1,6 @@
 // End to end: the StableHLO and CHLO operations the front end lowers into
 // other HLO operations (chlo.mulhi; complex maximum, minimum, convert and
-// atan2), compiled and run, against values worked out by hand or by an
+// atan2; dot_general with an algorithm), compiled and run, against values worked out by hand or by an
 // independent formula written here (128-bit products, std::complex), and
 // against the reference evaluator.
 #include <gtest/gtest.h>
@@ -209,6 +209,67 @@ TEST(ComplexOpsE2eTest, Atan2IsTheSpecsComplexFormula) {
     EXPECT_NEAR(got[k].imag(), want.imag(), 2e-6 * (1 + std::abs(want)))
         << k;
   }
+}
+
+// dot_general of a 1x3 and a 3x1 f32 matrix with `algorithm`.
+std::string DotWithAlgorithm(const std::string& precision,
+                             const std::string& accumulation,
+                             int components = 1) {
+  const std::string n = std::to_string(components);
+  return "func.func @main(%a: tensor<1x3xf32>, %b: tensor<3x1xf32>) -> "
+         "tensor<1x1xf32> {\n"
+         "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], "
+         "algorithm = <lhs_precision_type = " + precision +
+         ", rhs_precision_type = " + precision +
+         ", accumulation_type = " + accumulation +
+         ", lhs_component_count = " + n + ", rhs_component_count = " + n +
+         ", num_primitive_operations = " + n +
+         ", allow_imprecise_accumulation = false> : (tensor<1x3xf32>, "
+         "tensor<3x1xf32>) -> tensor<1x1xf32>\n"
+         "  return %r : tensor<1x1xf32>\n}\n";
+}
+
+float DotValue(const std::string& text, const std::vector<float>& a) {
+  auto r = CompileChecked(text, {testing::MakeArray<P::kF32>({1, 3}, a),
+                                 testing::MakeArray<P::kF32>({3, 1}, {1, 1, 1})});
+  EXPECT_EQ(r.size(), 1u);
+  return r.empty() ? 0 : testing::Values<P::kF32>(r[0])[0];
+}
+
+// The operands are rounded to the precision type before the product:
+// 1 + 2^-10 has 10 fraction bits, which f16 and tf32 keep and bf16 (7)
+// rounds away; 1 + 2^-11 is a tie that f16 and tf32 round to even, 1.
+// Accumulation in f64 sums 2^24 + 1 - 2^24 exactly, to 1.
+TEST(DotAlgorithmE2eTest, OperandsAreRoundedToThePrecisionType) {
+  const float p10 = 1.0f + 1.0f / 1024;
+  const float p11 = 1.0f + 1.0f / 2048;
+  EXPECT_EQ(DotValue(DotWithAlgorithm("f32", "f32"), {p11, 0, 0}), p11);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("bf16", "f32"), {p10, 0, 0}), 1.0f);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("f16", "f32"), {p10, 0, 0}), p10);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("f16", "f32"), {p11, 0, 0}), 1.0f);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("tf32", "f32"), {p10, 0, 0}), p10);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("tf32", "f32"), {p11, 0, 0}), 1.0f);
+  EXPECT_EQ(DotValue(DotWithAlgorithm("f32", "f64"), {16777216.0f, 1,
+                                                      -16777216.0f}),
+            1.0f);
+  // bf16 x3 emulates f32: computed as an f32 product.
+  EXPECT_EQ(DotValue(DotWithAlgorithm("bf16", "f32", 3), {p11, 0, 0}), p11);
+}
+
+TEST(DotAlgorithmE2eTest, OthersAreRefusedByName) {
+  EXPECT_THAT(
+      LoadError(DotWithAlgorithm("f8E4M3FN", "f32")),
+      HasSubstr("bad.mlir:2:68: error: dot algorithm <lhs_precision_type = "
+                "f8E4M3FN, rhs_precision_type = f8E4M3FN, accumulation_type = "
+                "f32, lhs_component_count = 1, rhs_component_count = 1, "
+                "num_primitive_operations = 1> is not supported"));
+  EXPECT_THAT(LoadError(DotWithAlgorithm("bf16", "bf16")),
+              HasSubstr("accumulation_type = bf16"));
+  EXPECT_THAT(LoadError(DotWithAlgorithm("f32", "f32", 2)),
+              HasSubstr("lhs_component_count = 2"));
+  std::string text = DotWithAlgorithm("f32", "f32");
+  text.replace(text.find("allow_imprecise"), 5, "bogus");
+  EXPECT_THAT(LoadError(text), HasSubstr("unknown dot algorithm field"));
 }
 
 }  // namespace

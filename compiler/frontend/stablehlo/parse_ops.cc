@@ -118,8 +118,12 @@ absl::Status Parser::ParseKeywordAttrs(OpState* op) {
       op->attrs.push_back({"precision_config", value});
       continue;
     }
-    if (name == "algorithm") {
-      return ErrorAt(key, "dot algorithms are not supported");
+    if (name == "algorithm" && tok_.Is(TokKind::kLess)) {  // <k = v, ...>
+      value.kind = Attr::Kind::kDict;
+      value.tok = key;
+      RETURN_IF_ERROR(ParseAttrDict(&value.dict, TokKind::kGreater, 1));
+      op->attrs.push_back({"algorithm", std::move(value)});
+      continue;
     }
     if (tok_.Is(TokKind::kLSquare)) {
       ASSIGN_OR_RETURN(value, ParseAttrValue(1));
