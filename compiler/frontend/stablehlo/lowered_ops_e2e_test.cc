@@ -1,11 +1,13 @@
 // End to end: the StableHLO and CHLO operations the front end lowers into
 // other HLO operations (chlo.mulhi; complex maximum, minimum, convert and
-// atan2; dot_general with an algorithm), compiled and run, against values worked out by hand or by an
+// atan2; dot_general with an algorithm; bitcast_convert to and from i1 and
+// complex types), compiled and run, against values worked out by hand or by an
 // independent formula written here (128-bit products, std::complex), and
 // against the reference evaluator.
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -270,6 +272,88 @@ TEST(DotAlgorithmE2eTest, OthersAreRefusedByName) {
   std::string text = DotWithAlgorithm("f32", "f32");
   text.replace(text.find("allow_imprecise"), 5, "bogus");
   EXPECT_THAT(LoadError(text), HasSubstr("unknown dot algorithm field"));
+}
+
+std::string Bitcast(const std::string& from, const std::string& to) {
+  return "func.func @main(%x: " + from + ") -> " + to + " {\n"
+         "  %r = stablehlo.bitcast_convert %x : (" + from + ") -> " + to +
+         "\n  return %r : " + to + "\n}\n";
+}
+
+Literal Pred(std::vector<int64_t> dims, const std::vector<int>& bits) {
+  Literal l(Shape::Array(P::kPred, std::move(dims)));
+  for (size_t i = 0; i < bits.size(); ++i) l.mutable_raw()[i] = bits[i] ? 1 : 0;
+  return l;
+}
+
+std::vector<int> PredValues(const Literal& l) {
+  std::vector<int> v;
+  for (int64_t i = 0; i < l.raw_size(); ++i) v.push_back(l.raw()[i] != 0);
+  return v;
+}
+
+// An i1 element is one bit, element j of a group bit j, bytes little
+// endian: [1,0,0,0,0,0,0,0] is 1, [0,...,0,1] is 128; 16 elements with
+// element 8 set are 256 in ui16; 5 is [1,0,1,0,0,0,0,0].
+TEST(BitcastE2eTest, BooleansAreOneBitEach) {
+  auto r = CompileChecked(
+      Bitcast("tensor<2x8xi1>", "tensor<2xui8>"),
+      {Pred({2, 8}, {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(testing::Values<P::kU8>(r[0]), (std::vector<uint8_t>{1, 128}));
+  std::vector<int> bits(16, 0);
+  bits[8] = 1;
+  r = CompileChecked(Bitcast("tensor<16xi1>", "tensor<ui16>"),
+                     {Pred({16}, bits)});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(testing::Values<P::kU16>(r[0]), (std::vector<uint16_t>{256}));
+  r = CompileChecked(Bitcast("tensor<2xi8>", "tensor<2x8xi1>"),
+                     {testing::Vec<P::kS8>({5, -128})});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(PredValues(r[0]), (std::vector<int>{1, 0, 1, 0, 0, 0, 0, 0,  //
+                                                0, 0, 0, 0, 0, 0, 0, 1}));
+}
+
+// A complex element is its real part's bits, then its imaginary part's:
+// (1, -2) in c64 is 0x3f800000 in the low word and 0xc0000000 in the high.
+TEST(BitcastE2eTest, ComplexIsRealThenImaginary) {
+  const std::vector<std::complex<float>> z = {{1, -2}, {0.5f, 3}};
+  auto r = CompileChecked(Bitcast("tensor<2xcomplex<f32>>", "tensor<2xui64>"),
+                          {testing::Vec<P::kC64>(z)});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(testing::Values<P::kU64>(r[0])[0], 0xc00000003f800000u);
+  r = CompileChecked(Bitcast("tensor<2xcomplex<f32>>", "tensor<2x2xf32>"),
+                     {testing::Vec<P::kC64>(z)});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(testing::Values<P::kF32>(r[0]),
+            (std::vector<float>{1, -2, 0.5f, 3}));
+  // c128 -> c64[2]: each double's bits become two floats, low word first,
+  // which is the host's own memory layout.
+  const std::vector<std::complex<double>> w = {{1.5, -0.25}};
+  r = CompileChecked(
+      Bitcast("tensor<1xcomplex<f64>>", "tensor<1x2xcomplex<f32>>"),
+      {testing::Vec<P::kC128>(w)});
+  ASSERT_EQ(r.size(), 1u);
+  std::complex<float> expected[2];
+  std::memcpy(expected, w.data(), sizeof(expected));
+  const std::vector<std::complex<float>> got = ComplexValues(r[0]);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(std::memcmp(got.data(), expected, sizeof(expected)), 0);
+  // And back from the parts.
+  r = CompileChecked(Bitcast("tensor<2xf64>", "tensor<2xcomplex<f32>>"),
+                     {testing::Vec<P::kF64>({1.5, -3})});
+  ASSERT_EQ(r.size(), 1u);
+  std::complex<float> back[2];
+  const double d[2] = {1.5, -3};
+  std::memcpy(back, d, sizeof(back));
+  const std::vector<std::complex<float>> got_back = ComplexValues(r[0]);
+  EXPECT_EQ(std::memcmp(got_back.data(), back, sizeof(back)), 0);
+}
+
+TEST(BitcastE2eTest, ShapesThatDoNotKeepTheBitsAreRefused) {
+  EXPECT_THAT(LoadError(Bitcast("tensor<2x3xi1>", "tensor<2xui8>")),
+              HasSubstr("bad.mlir:2:8: error: bitcast_convert from pred[2,3] "
+                        "to u8[2] does not keep the bits"));
 }
 
 }  // namespace

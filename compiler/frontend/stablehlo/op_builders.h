@@ -88,6 +88,9 @@ struct OpBuilders {
   static absl::StatusOr<Instruction*> MinMax(OpBuild& b);
   static absl::StatusOr<Instruction*> Convert(OpBuild& b);
   static absl::StatusOr<Instruction*> Atan2(OpBuild& b);
+  // build_bitcast.cc: HLO's bitcast-convert, or the lowering of one to or
+  // from i1 or complex types.
+  static absl::StatusOr<Instruction*> BitcastConvert(OpBuild& b);
   // build_quantized.cc: an operation with quantized operands or results,
   // built by `build` after its rule's conversions; the two conversions.
   static absl::StatusOr<Instruction*> Quantized(OpBuild& b, OpBuilder build);
