@@ -249,6 +249,8 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
 
 // A CHLO operation, lowered to HLO instructions (chlo_lowering.h).
 absl::StatusOr<Instruction*> OpBuilders::Chlo(OpBuild& b) {
+  if (b.name == "scan") return ChloScan(b);
+  if (b.name == "ragged_dot") return ChloRaggedDot(b);
   ChloOp chlo;
   chlo.name = std::string(b.name);
   chlo.operands = b.op.operands;

@@ -88,6 +88,10 @@ struct OpBuilders {
   static absl::StatusOr<Instruction*> MinMax(OpBuild& b);
   static absl::StatusOr<Instruction*> Convert(OpBuild& b);
   static absl::StatusOr<Instruction*> Atan2(OpBuild& b);
+  // build_scan.cc: chlo.scan as a while loop.
+  static absl::StatusOr<Instruction*> ChloScan(OpBuild& b);
+  // build_ragged_dot.cc: chlo.ragged_dot through dot_general and masks.
+  static absl::StatusOr<Instruction*> ChloRaggedDot(OpBuild& b);
   // build_bitcast.cc: HLO's bitcast-convert, or the lowering of one to or
   // from i1 or complex types.
   static absl::StatusOr<Instruction*> BitcastConvert(OpBuild& b);

@@ -430,7 +430,7 @@ absl::StatusOr<Attr> Parser::ParseAttrValue(int depth) {
         RETURN_IF_ERROR(Expect(TokKind::kGreater, "'>'"));
         return a;
       }
-      if (name.substr(0, 11) == "#stablehlo.") {
+      if (name.substr(0, 11) == "#stablehlo." || name == "#chlo.ragged_dot") {
         a.kind = Attr::Kind::kDict;
         RETURN_IF_ERROR(ParseAttrDict(&a.dict, TokKind::kGreater, depth + 1));
         return a;

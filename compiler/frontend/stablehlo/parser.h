@@ -241,6 +241,7 @@ class Parser {
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
   absl::Status ParsePrettyConvolution(Scope* scope, OpState* op);
   absl::Status ParseChloOp(Scope* scope, OpState* op);
+  absl::Status ParsePrettyScan(Scope* scope, OpState* op);
   absl::Status ParseOperandList(Scope* scope, OpState* op);
   // `, key = value` pairs of pretty forms, stored under `key`.
   absl::Status ParseKeywordAttrs(OpState* op);
