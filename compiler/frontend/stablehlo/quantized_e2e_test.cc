@@ -237,5 +237,30 @@ TEST(QuantizedErrorsTest, MalformedTypesAndMismatchesAreLocated) {
       HasSubstr("uniform_dequantize takes a quantized tensor"));
 }
 
+// Every prefix of a module with the new syntax (quantized types, a dot
+// algorithm, chlo.scan, chlo.ragged_dot) is refused or accepted, never a
+// crash.
+TEST(QuantizedErrorsTest, TruncatedInputNeverCrashes) {
+  const std::string text = R"(func.func @main(%q: tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {0.5:1, 2.0:-1}>>, %a: tensor<2x2xf32>, %g: tensor<2xi64>) -> tensor<2x2xf32> {
+  %d = stablehlo.uniform_dequantize %q : (tensor<2x2x!quant.uniform<i8<-127:127>:f32:1, {0.5:1, 2.0:-1}>>) -> tensor<2x2xf32>
+  %p = stablehlo.dot_general %d, %a, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<2xf32>
+  %s:2 = chlo.scan(%p) inits(%c) dimension=0 attributes {is_reverse = true} {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<2xf32>):
+    %1 = stablehlo.add %x, %y : tensor<2xf32>
+    stablehlo.return %1, %1 : tensor<2xf32>, tensor<2xf32>
+  } : (tensor<2x2xf32>, tensor<2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>)
+  %r = "chlo.ragged_dot"(%s#0, %a, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xi64>) -> tensor<2x2x2xf32>
+  %t = stablehlo.slice %r [0:1, 0:2, 0:2] : (tensor<2x2x2xf32>) -> tensor<1x2x2xf32>
+  %u = stablehlo.reshape %t : (tensor<1x2x2xf32>) -> tensor<2x2xf32>
+  return %u : tensor<2x2xf32>
+}
+)";
+  ASSERT_TRUE(LoadModuleFromString(text, "whole.mlir").ok());
+  for (size_t n = 0; n < text.size(); ++n) {
+    (void)LoadModuleFromString(text.substr(0, n), "cut.mlir");
+  }
+}
+
 }  // namespace
 }  // namespace aotc
