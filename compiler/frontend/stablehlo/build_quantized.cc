@@ -17,7 +17,10 @@
 // in the expressed type and quantize the result if it is quantized (the
 // spec's dequantize_op_quantize, and its hybrid form with float operands);
 // movement operations work on the storage values, their operands and
-// result quantized alike; calls, regions and tuples pass values through.
+// result quantized alike; reduce, sort, scatter and the window operations
+// move storage values and leave the arithmetic to their regions, whose
+// arguments are quantized too; calls, control flow and tuples pass values
+// through.
 // Every other operation on a quantized value is refused with a located
 // error.
 #include <algorithm>
@@ -37,6 +40,7 @@ enum class QuantRule {
   kDequantizeOpQuantize,  // compute in the expressed type
   kStorage,               // move the storage values
   kPassThrough,           // calls, control flow, tuples
+  kRegions,               // on storage, the regions compute on quantized values
   kOwn,                   // uniform_quantize, uniform_dequantize
 };
 
@@ -78,6 +82,7 @@ constexpr QuantRuleEntry kQuantRules[] = {
     {"log", QuantRule::kDequantizeOpQuantize},
     {"log_plus_one", QuantRule::kDequantizeOpQuantize},
     {"logistic", QuantRule::kDequantizeOpQuantize},
+    {"map", QuantRule::kRegions},
     {"maximum", QuantRule::kDequantizeOpQuantize},
     {"minimum", QuantRule::kDequantizeOpQuantize},
     {"multiply", QuantRule::kDequantizeOpQuantize},
@@ -85,18 +90,23 @@ constexpr QuantRuleEntry kQuantRules[] = {
     {"optimization_barrier", QuantRule::kPassThrough},
     {"pad", QuantRule::kStorage},
     {"power", QuantRule::kDequantizeOpQuantize},
+    {"reduce", QuantRule::kRegions},
     {"reduce_precision", QuantRule::kDequantizeOpQuantize},
+    {"reduce_window", QuantRule::kRegions},
     {"remainder", QuantRule::kDequantizeOpQuantize},
     {"reshape", QuantRule::kStorage},
     {"reverse", QuantRule::kStorage},
     {"round_nearest_afz", QuantRule::kDequantizeOpQuantize},
     {"round_nearest_even", QuantRule::kDequantizeOpQuantize},
     {"rsqrt", QuantRule::kDequantizeOpQuantize},
+    {"scatter", QuantRule::kRegions},
     {"select", QuantRule::kStorage},
+    {"select_and_scatter", QuantRule::kRegions},
     {"sign", QuantRule::kDequantizeOpQuantize},
     {"sine", QuantRule::kDequantizeOpQuantize},
     {"slice", QuantRule::kStorage},
     {"sqrt", QuantRule::kDequantizeOpQuantize},
+    {"sort", QuantRule::kRegions},
     {"subtract", QuantRule::kDequantizeOpQuantize},
     {"tan", QuantRule::kDequantizeOpQuantize},
     {"tanh", QuantRule::kDequantizeOpQuantize},
@@ -241,6 +251,26 @@ absl::StatusOr<Instruction*> OpBuilders::Quantized(OpBuild& b,
                                     b.op.name, "' are not supported"));
   }
   if (rule->rule == QuantRule::kOwn || rule->rule == QuantRule::kPassThrough) {
+    return build(b);
+  }
+  if (rule->rule == QuantRule::kRegions) {
+    // The storage values move as they are; each step of the region (a
+    // reducer, a comparator) dequantizes, computes and quantizes, as the
+    // spec applies the body to quantized values. A region written as an
+    // operation name (`applies stablehlo.add`) would add the storage
+    // integers instead, so its arguments must be quantized too.
+    for (const Computation* region : b.op.regions) {
+      const std::vector<Instruction*> params = region->parameters();
+      if (std::none_of(params.begin(), params.end(), [&](Instruction* p) {
+            return b.parser.QuantOf(p) != nullptr;
+          })) {
+        return b.parser.ErrorAt(
+            b.op.name_tok,
+            absl::StrCat("the region of quantized '", b.op.name,
+                         "' must take quantized arguments; write it out "
+                         "instead of naming an operation"));
+      }
+    }
     return build(b);
   }
   const QuantType* result =

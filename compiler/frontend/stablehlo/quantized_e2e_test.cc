@@ -187,6 +187,34 @@ TEST(QuantizedE2eTest, MovementKeepsStorageValues) {
             (std::vector<int8_t>{1, 4, 2, 5, 3, 6}));
 }
 
+// reduce moves storage values and its region computes on quantized ones:
+// with scale 0.1 and zero point -3, three 7s are 1.0 each and the init -3
+// is 0; each step dequantizes, adds and quantizes: 1.0 -> 7, 2.0 -> 17,
+// 3.0 -> 27. The `applies` form would add the storage integers: refused.
+TEST(QuantizedE2eTest, ReduceRunsItsRegionOnQuantizedValues) {
+  const std::string q = "tensor<!quant.uniform<i8:f32, 0.1:-3>>";
+  const std::string v = "tensor<3x!quant.uniform<i8:f32, 0.1:-3>>";
+  const std::string head =
+      "func.func @main(%q: " + v + ") -> " + q + " {\n"
+      "  %init = stablehlo.constant dense<-3> : " + q + "\n";
+  const std::string text =
+      head + "  %r = stablehlo.reduce(%q init: %init) across dimensions = [0] "
+      ": (" + v + ", " + q + ") -> " + q + "\n"
+      "   reducer(%a: " + q + ", %b: " + q + ") {\n"
+      "    %s = stablehlo.add %a, %b : " + q + "\n"
+      "    stablehlo.return %s : " + q + "\n  }\n"
+      "  return %r : " + q + "\n}\n";
+  auto r = CompileChecked(text, {testing::Vec<P::kS8>({7, 7, 7})});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(testing::Values<P::kS8>(r[0]), (std::vector<int8_t>{27}));
+  EXPECT_THAT(
+      LoadError(head + "  %r = stablehlo.reduce(%q init: %init) applies "
+                "stablehlo.add across dimensions = [0] : (" + v + ", " + q +
+                ") -> " + q + "\n  return %r : " + q + "\n}\n"),
+      HasSubstr("bad.mlir:3:8: error: the region of quantized "
+                "'stablehlo.reduce' must take quantized arguments"));
+}
+
 TEST(QuantizedErrorsTest, MalformedTypesAndMismatchesAreLocated) {
   auto one = [](const std::string& element, const std::string& body = "") {
     const std::string t = "tensor<2x" + element + ">";
