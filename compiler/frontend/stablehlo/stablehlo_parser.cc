@@ -248,6 +248,9 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'('"));
   std::vector<BlockArg> args;
   if (Consume(TokKind::kRParen)) return args;
+  // The arguments keep their quantization; their types are not the
+  // enclosing operation's (a pretty reducer's come after its result types).
+  const size_t quant_mark = type_quants_.size();
   while (true) {
     if (!tok_.Is(TokKind::kValue) ||
         tok_.text.find('#') != std::string_view::npos) {
@@ -272,7 +275,10 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
       }
     }
     args.push_back(std::move(arg));
-    if (Consume(TokKind::kRParen)) return args;
+    if (Consume(TokKind::kRParen)) {
+      type_quants_.resize(quant_mark);
+      return args;
+    }
     RETURN_IF_ERROR(Expect(TokKind::kComma, "',' or ')'"));
   }
 }
