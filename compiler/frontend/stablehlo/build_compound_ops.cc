@@ -3,6 +3,7 @@
 // reduce, map, sort, reduce_window, select_and_scatter and convolution.
 // The attribute names are the generic form's (parse_ops.cc maps the pretty
 // keywords to them).
+#include "compiler/frontend/stablehlo/dot_algorithm.h"
 #include "compiler/frontend/stablehlo/op_builders.h"
 #include "compiler/frontend/stablehlo/op_reader.h"
 #include "compiler/frontend/stablehlo/parser.h"
@@ -30,19 +31,24 @@ absl::StatusOr<Instruction*> OpBuilders::Dot(OpBuild& b) {
 absl::StatusOr<Instruction*> OpBuilders::DotGeneral(OpBuild& b) {
   RETURN_IF_ERROR(b.reader.Operands(2));
   ASSIGN_OR_RETURN(const Attr* d, b.reader.Dnums("dot_dimension_numbers"));
-  if (b.reader.Find("algorithm") != nullptr) {
-    return b.parser.ErrorAt(b.op.name_tok, "dot algorithms are not supported");
+  auto product = [d](OpBuild& b) -> absl::StatusOr<Instruction*> {
+    Instruction* dot = b.Emit(Opcode::kDot, b.shape, b.op.operands);
+    DotDimensionNumbers& dn = dot->mutable_attrs().dot_dnums;
+    RETURN_IF_ERROR(
+        b.reader.Field(*d, "lhs_batching_dimensions", &dn.lhs_batch));
+    RETURN_IF_ERROR(
+        b.reader.Field(*d, "rhs_batching_dimensions", &dn.rhs_batch));
+    RETURN_IF_ERROR(
+        b.reader.Field(*d, "lhs_contracting_dimensions", &dn.lhs_contracting));
+    RETURN_IF_ERROR(
+        b.reader.Field(*d, "rhs_contracting_dimensions", &dn.rhs_contracting));
+    RETURN_IF_ERROR(b.reader.Precision(&dot->mutable_attrs()));
+    return dot;
+  };
+  if (const Attr* algorithm = b.reader.Find("algorithm")) {
+    return BuildDotWithAlgorithm(b, *algorithm, product);
   }
-  Instruction* dot = b.Emit(Opcode::kDot, b.shape, b.op.operands);
-  DotDimensionNumbers& dn = dot->mutable_attrs().dot_dnums;
-  RETURN_IF_ERROR(b.reader.Field(*d, "lhs_batching_dimensions", &dn.lhs_batch));
-  RETURN_IF_ERROR(b.reader.Field(*d, "rhs_batching_dimensions", &dn.rhs_batch));
-  RETURN_IF_ERROR(
-      b.reader.Field(*d, "lhs_contracting_dimensions", &dn.lhs_contracting));
-  RETURN_IF_ERROR(
-      b.reader.Field(*d, "rhs_contracting_dimensions", &dn.rhs_contracting));
-  RETURN_IF_ERROR(b.reader.Precision(&dot->mutable_attrs()));
-  return dot;
+  return product(b);
 }
 
 absl::StatusOr<Instruction*> OpBuilders::Gather(OpBuild& b) {

@@ -31,8 +31,9 @@ constexpr StableHloOp kStableHloOps[] = {
     {"abs", Opcode::kAbs, OpBuilders::Simple, true},
     {"add", Opcode::kAdd, OpBuilders::Simple, true},
     {"and", Opcode::kAnd, OpBuilders::Simple, true},
-    {"atan2", Opcode::kAtan2, OpBuilders::Simple, true},
-    {"bitcast_convert", Opcode::kBitcastConvert, OpBuilders::Simple, true},
+    {"atan2", Opcode::kAtan2, OpBuilders::Atan2, true},
+    {"bitcast_convert", Opcode::kBitcastConvert, OpBuilders::BitcastConvert,
+     true},
     {"broadcast_in_dim", Opcode::kBroadcast, OpBuilders::BroadcastInDim, false},
     {"call", Opcode::kCall, OpBuilders::Call, false},
     {"case", Opcode::kConditional, OpBuilders::Conditional, false},
@@ -44,7 +45,7 @@ constexpr StableHloOp kStableHloOps[] = {
     {"composite", Opcode::kCall, OpBuilders::Composite, false},
     {"concatenate", Opcode::kConcatenate, OpBuilders::Concatenate, false},
     {"constant", Opcode::kConstant, OpBuilders::Constant, false},
-    {"convert", Opcode::kConvert, OpBuilders::Simple, true},
+    {"convert", Opcode::kConvert, OpBuilders::Convert, true},
     {"convolution", Opcode::kConvolution, OpBuilders::Convolution, false},
     {"cosine", Opcode::kCos, OpBuilders::Simple, true},
     {"count_leading_zeros", Opcode::kClz, OpBuilders::Simple, true},
@@ -69,8 +70,8 @@ constexpr StableHloOp kStableHloOps[] = {
     {"log_plus_one", Opcode::kLog1p, OpBuilders::Simple, true},
     {"logistic", Opcode::kLogistic, OpBuilders::Simple, true},
     {"map", Opcode::kMap, OpBuilders::Map, false},
-    {"maximum", Opcode::kMaximum, OpBuilders::Simple, true},
-    {"minimum", Opcode::kMinimum, OpBuilders::Simple, true},
+    {"maximum", Opcode::kMaximum, OpBuilders::MinMax, true},
+    {"minimum", Opcode::kMinimum, OpBuilders::MinMax, true},
     {"multiply", Opcode::kMultiply, OpBuilders::Simple, true},
     {"negate", Opcode::kNegate, OpBuilders::Simple, true},
     {"not", Opcode::kNot, OpBuilders::Simple, true},
@@ -110,6 +111,9 @@ constexpr StableHloOp kStableHloOps[] = {
     {"tanh", Opcode::kTanh, OpBuilders::Simple, true},
     {"transpose", Opcode::kTranspose, OpBuilders::TransposeOrReverse, false},
     {"tuple", Opcode::kTuple, OpBuilders::Tuple, false},
+    {"uniform_dequantize", Opcode::kConvert, OpBuilders::UniformDequantize,
+     false},
+    {"uniform_quantize", Opcode::kConvert, OpBuilders::UniformQuantize, false},
     {"while", Opcode::kWhile, OpBuilders::While, false},
     {"xor", Opcode::kXor, OpBuilders::Simple, true},
 };
@@ -169,6 +173,13 @@ Instruction* OpBuild::Emit(Opcode opcode, Shape s,
                      std::move(s), std::move(args), op.loc);
 }
 
+Instruction* OpBuild::EmitNamed(Opcode opcode, std::string_view name,
+                                Shape s,
+                                std::vector<Instruction*> args) const {
+  return parser.Emit(scope->comp, opcode, name, std::move(s), std::move(args),
+                     op.loc);
+}
+
 std::string Parser::InstName(const OpState& op, Opcode opcode) const {
   const std::string& r = op.result_name;
   if (!r.empty() && !std::isdigit(static_cast<unsigned char>(r[0]))) return r;
@@ -225,11 +236,21 @@ absl::StatusOr<Instruction*> Parser::BuildOp(Scope* scope, OpState& op) {
             std::move(shape),
             OpReader(op),
             is_chlo ? Opcode::kCustomCall : entry->opcode};
+  if (HasQuantizedValues(op)) {
+    if (is_chlo) {
+      return ErrorAt(op.name_tok,
+                     absl::StrCat("quantized operands or results of '",
+                                  op.name, "' are not supported"));
+    }
+    return OpBuilders::Quantized(b, entry->build);
+  }
   return is_chlo ? OpBuilders::Chlo(b) : entry->build(b);
 }
 
 // A CHLO operation, lowered to HLO instructions (chlo_lowering.h).
 absl::StatusOr<Instruction*> OpBuilders::Chlo(OpBuild& b) {
+  if (b.name == "scan") return ChloScan(b);
+  if (b.name == "ragged_dot") return ChloRaggedDot(b);
   ChloOp chlo;
   chlo.name = std::string(b.name);
   chlo.operands = b.op.operands;

@@ -275,7 +275,7 @@ absl::Status CheckOperands(const ChloOp& op, int count) {
 }
 
 // Which element types an element-wise lowering takes.
-enum class Types { kReal, kRealOrComplex };
+enum class Types { kReal, kRealOrComplex, kInteger };
 
 // An element-wise op: every operand has the result's array shape (types
 // and dimensions; CHLO's broadcasting forms arrive already broadcast), of
@@ -294,6 +294,12 @@ absl::Status CheckElementwise(const ChloOp& op, int count, Types types) {
     }
   }
   const PrimitiveType t = op.result_shape.element_type();
+  if (types == Types::kInteger) {
+    if (IsInteger(t) && BitWidth(t) >= 8) return absl::OkStatus();
+    return Error(op, absl::StrCat("element type ", Sv(PrimitiveTypeName(t)),
+                                  " is not supported (integers of 8 to 64 "
+                                  "bits are)"));
+  }
   if (IsRealFloat(t)) return absl::OkStatus();
   if (types == Types::kRealOrComplex && IsComplex(t)) return absl::OkStatus();
   return Error(
@@ -357,6 +363,73 @@ absl::StatusOr<I*> LowerNextAfter(const ChloOp& op, Computation& c,
   return NextAfter(b, op.operands[0], op.operands[1]);
 }
 
+// The integer type of `bits` bits with `t`'s signedness.
+PrimitiveType IntegerType(PrimitiveType t, int bits) {
+  const bool is_signed = IsSignedInt(t);
+  switch (bits) {
+    case 16:
+      return is_signed ? PrimitiveType::kS16 : PrimitiveType::kU16;
+    case 32:
+      return is_signed ? PrimitiveType::kS32 : PrimitiveType::kU32;
+    default:
+      return is_signed ? PrimitiveType::kS64 : PrimitiveType::kU64;
+  }
+}
+
+// The high 64 bits of the 128-bit product of two u64 values, from their
+// 32-bit halves: x1 y1 2^64 + (x0 y1 + x1 y0) 2^32 + x0 y0, each partial
+// product exact in u64, the middle column summed without overflow.
+I* UnsignedMulhi64(E& b, I* x, I* y) {
+  constexpr PrimitiveType u64 = PrimitiveType::kU64;
+  I* mask = b.IntConstant(u64, 0xffffffffu);
+  I* half = b.IntConstant(u64, 32);
+  auto lo = [&](I* v) { return b.Op(Opcode::kAnd, {v, mask}); };
+  auto hi = [&](I* v) { return b.Op(Opcode::kShiftRightLogical, {v, half}); };
+  I* x0 = lo(x);
+  I* x1 = hi(x);
+  I* y0 = lo(y);
+  I* y1 = hi(y);
+  I* p00 = b.Mul(x0, y0);
+  I* p01 = b.Mul(x0, y1);
+  I* p10 = b.Mul(x1, y0);
+  I* p11 = b.Mul(x1, y1);
+  I* mid = b.Add(b.Add(hi(p00), lo(p01)), lo(p10));
+  return b.Add(b.Add(b.Add(p11, hi(p01)), hi(p10)), hi(mid));
+}
+
+// chlo.mulhi: the high half of the product at twice the width, signed or
+// unsigned as the element type is. Up to 32 bits the product is exact in
+// the wider integer type and shifted down; 64-bit operands go through
+// UnsignedMulhi64, and for signed ones the two's-complement correction
+// hi(x y) = hi_u(x, y) - (x < 0 ? y : 0) - (y < 0 ? x : 0) (mod 2^64).
+absl::StatusOr<I*> LowerMulhi(const ChloOp& op, Computation& c,
+                              NameUniquer& names) {
+  RETURN_IF_ERROR(CheckElementwise(op, 2, Types::kInteger));
+  E b = Builder(op, c, names);
+  const PrimitiveType t = op.result_shape.element_type();
+  const int bits = BitWidth(t);
+  I* x = op.operands[0];
+  I* y = op.operands[1];
+  if (bits <= 32) {
+    const PrimitiveType wide = IntegerType(t, 2 * bits);
+    I* product = b.Mul(b.Convert(x, wide), b.Convert(y, wide));
+    I* high = b.Op(IsSignedInt(t) ? Opcode::kShiftRightArithmetic
+                                  : Opcode::kShiftRightLogical,
+                   {product, b.IntConstant(wide, static_cast<uint64_t>(bits))});
+    return b.Convert(high, t);
+  }
+  if (!IsSignedInt(t)) return UnsignedMulhi64(b, x, y);
+  constexpr PrimitiveType u64 = PrimitiveType::kU64;
+  I* ux = b.BitcastConvert(x, u64);
+  I* uy = b.BitcastConvert(y, u64);
+  I* zero = b.IntConstant(PrimitiveType::kS64, 0);
+  I* zero_u = b.IntConstant(u64, 0);
+  I* high = UnsignedMulhi64(b, ux, uy);
+  high = b.Sub(high, b.Select(b.Lt(x, zero), uy, zero_u));
+  high = b.Sub(high, b.Select(b.Lt(y, zero), ux, zero_u));
+  return b.BitcastConvert(high, t);
+}
+
 // top_k is topk with largest=true: values and s32 indices along the last
 // dimension. Shape inference checks k and the result tuple.
 absl::StatusOr<I*> LowerTopK(const ChloOp& op, Computation& c,
@@ -394,6 +467,7 @@ const std::vector<std::pair<std::string_view, Lowering>>& Lowerings() {
           {"atan", LowerAtan},
           {"next_after", LowerNextAfter},
           {"top_k", LowerTopK},
+          {"mulhi", LowerMulhi},
           {"lgamma", InF64(Lgamma)},
           {"digamma", InF64(Digamma)},
           {"erfc", InF64(Erfc)},

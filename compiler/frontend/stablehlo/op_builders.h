@@ -4,7 +4,8 @@
 // builders it names. build_ops.cc has the table, the element-wise
 // operations and those with simple attributes, calls and custom calls;
 // build_compound_ops.cc those with dimension numbers, windows or reducers;
-// build_regions.cc while, if and case.
+// build_regions.cc while, if and case; build_quantized.cc the rules for
+// quantized tensors.
 #ifndef AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 #define AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 
@@ -31,6 +32,9 @@ struct OpBuild {
   // and at its location.
   Instruction* Emit(Opcode opcode, Shape s,
                     std::vector<Instruction*> args) const;
+  // The same with a name of the caller's choice (made unique).
+  Instruction* EmitNamed(Opcode opcode, std::string_view name, Shape s,
+                         std::vector<Instruction*> args) const;
 };
 
 using OpBuilder = absl::StatusOr<Instruction*> (*)(OpBuild& b);
@@ -80,6 +84,22 @@ struct OpBuilders {
   // reduce_window and select_and_scatter.
   static absl::StatusOr<Instruction*> Windowed(OpBuild& b);
   static absl::StatusOr<Instruction*> Convolution(OpBuild& b);
+  // build_complex_ops.cc: the HLO opcode, or its complex meaning.
+  static absl::StatusOr<Instruction*> MinMax(OpBuild& b);
+  static absl::StatusOr<Instruction*> Convert(OpBuild& b);
+  static absl::StatusOr<Instruction*> Atan2(OpBuild& b);
+  // build_scan.cc: chlo.scan as a while loop.
+  static absl::StatusOr<Instruction*> ChloScan(OpBuild& b);
+  // build_ragged_dot.cc: chlo.ragged_dot through dot_general and masks.
+  static absl::StatusOr<Instruction*> ChloRaggedDot(OpBuild& b);
+  // build_bitcast.cc: HLO's bitcast-convert, or the lowering of one to or
+  // from i1 or complex types.
+  static absl::StatusOr<Instruction*> BitcastConvert(OpBuild& b);
+  // build_quantized.cc: an operation with quantized operands or results,
+  // built by `build` after its rule's conversions; the two conversions.
+  static absl::StatusOr<Instruction*> Quantized(OpBuild& b, OpBuilder build);
+  static absl::StatusOr<Instruction*> UniformQuantize(OpBuild& b);
+  static absl::StatusOr<Instruction*> UniformDequantize(OpBuild& b);
 };
 
 }  // namespace aotc::shlo

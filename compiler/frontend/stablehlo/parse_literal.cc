@@ -4,11 +4,16 @@
 // A dense literal comes before its type in MLIR (`dense<[1, 2]> :
 // tensor<2xi32>`), so its elements are collected as tokens with their
 // nesting, and converted once the type is known.
+#include <cfenv>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "compiler/frontend/stablehlo/parser.h"
 #include "compiler/frontend/text/parser.h"  // FloatBitsFromText
 #include "compiler/ir/literal.h"
+#include "compiler/ir/minifloat.h"
+#include "compiler/support/float16.h"
 #include "compiler/support/status_macros.h"
 #include "compiler/support/strings.h"
 
@@ -38,6 +43,56 @@ void StoreBits(uint64_t bits, int bytes, uint8_t* out) {
     out[i] = static_cast<uint8_t>(bits >> (8 * i));
 }
 
+// The value `bits` of a 16- or fewer-bit float type stands for.
+double NarrowFloatValue(PrimitiveType t, uint64_t bits) {
+  const auto b16 = static_cast<uint16_t>(bits);
+  if (t == PrimitiveType::kF16) return HalfToFloat(b16);
+  if (t == PrimitiveType::kBF16) return BFloat16ToFloat(b16);
+  return MinifloatToDouble(t, static_cast<uint8_t>(bits));
+}
+
+// A decimal rounded once to a type narrower than f32, as MLIR rounds
+// literals: FloatBitsFromText goes through the nearest double, which may be
+// the midpoint of two values of the type when the decimal is not
+// (1.4999999999999999999 reads as the double 1.5, which f8E8M0FNU rounds
+// up to 2 although the decimal is nearer 1). The decimal lies strictly
+// between the doubles below and above it, where no midpoint is (midpoints
+// are doubles), so it rounds like the one of the two that is not a
+// midpoint.
+absl::StatusOr<uint64_t> SingleRoundedFloatBits(PrimitiveType t,
+                                                std::string_view text) {
+  if (t == PrimitiveType::kF32 || t == PrimitiveType::kF64) {
+    return FloatBitsFromText(t, text);
+  }
+  const std::string s(text);
+  char* end = nullptr;
+  const int mode = std::fegetround();
+  std::fesetround(FE_DOWNWARD);
+  const double lo = std::strtod(s.c_str(), &end);
+  std::fesetround(FE_UPWARD);
+  const double hi = std::strtod(s.c_str(), nullptr);
+  std::fesetround(mode);
+  if (end != s.c_str() + s.size() || lo == hi || !std::isfinite(lo) ||
+      !std::isfinite(hi)) {
+    return FloatBitsFromText(t, text);  // exact, or not a plain decimal
+  }
+  auto bits_of = [&](double v) {
+    char buffer[40];
+    std::snprintf(buffer, sizeof(buffer), "%.17g", v);
+    return FloatBitsFromText(t, buffer);
+  };
+  absl::StatusOr<uint64_t> below = bits_of(lo);
+  absl::StatusOr<uint64_t> above = bits_of(hi);
+  if (!below.ok() || !above.ok() || *below == *above) {
+    return FloatBitsFromText(t, text);
+  }
+  const double midpoint =
+      (NarrowFloatValue(t, *below) + NarrowFloatValue(t, *above)) / 2;
+  if (midpoint == hi) return *below;
+  if (midpoint == lo) return *above;
+  return FloatBitsFromText(t, text);
+}
+
 // The bits of a float element of type t: a hex spelling of the bits
 // (0x7FC00000) or a decimal number.
 absl::StatusOr<uint64_t> FloatElementBits(PrimitiveType t, const Tok& tok) {
@@ -52,7 +107,7 @@ absl::StatusOr<uint64_t> FloatElementBits(PrimitiveType t, const Tok& tok) {
     }
     return magnitude;
   }
-  return FloatBitsFromText(t, tok.text);
+  return SingleRoundedFloatBits(t, tok.text);
 }
 
 }  // namespace

@@ -118,8 +118,12 @@ absl::Status Parser::ParseKeywordAttrs(OpState* op) {
       op->attrs.push_back({"precision_config", value});
       continue;
     }
-    if (name == "algorithm") {
-      return ErrorAt(key, "dot algorithms are not supported");
+    if (name == "algorithm" && tok_.Is(TokKind::kLess)) {  // <k = v, ...>
+      value.kind = Attr::Kind::kDict;
+      value.tok = key;
+      RETURN_IF_ERROR(ParseAttrDict(&value.dict, TokKind::kGreater, 1));
+      op->attrs.push_back({"algorithm", std::move(value)});
+      continue;
     }
     if (tok_.Is(TokKind::kLSquare)) {
       ASSIGN_OR_RETURN(value, ParseAttrValue(1));
@@ -243,7 +247,11 @@ absl::Status Parser::ParsePrettyWhile(Scope* scope, OpState* op) {
                    absl::StrCat("while has ", args.size(), " loop values, but ",
                                 op->result_types.size(), " types"));
   }
-  for (size_t i = 0; i < args.size(); ++i) args[i].shape = op->result_types[i];
+  const size_t first_quant = type_quants_.size() - args.size();
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i].shape = op->result_types[i];
+    args[i].quant = type_quants_[first_quant + i];
+  }
   if (tok_.Is(TokKind::kLBrace)) {  // attributes
     RETURN_IF_ERROR(ParseAttrDict(&op->attrs, TokKind::kRBrace, 0));
   }
@@ -394,8 +402,48 @@ absl::Status Parser::ParsePrettyConvolution(Scope* scope, OpState* op) {
   return ParseOpTypes(&operand_types, &op->result_types);
 }
 
+absl::Status Parser::ParsePrettyScan(Scope* scope, OpState* op) {
+  // chlo.scan(%x, ...) inits(%c, ...) dimension=0 [attributes {...}]
+  //     { region } : (types) -> (types)
+  RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the scan inputs"));
+  RETURN_IF_ERROR(ParseOperandList(scope, op));
+  RETURN_IF_ERROR(Expect(TokKind::kRParen, "')'"));
+  const int64_t inputs = static_cast<int64_t>(op->operands.size());
+  if (tok_.IsIdent("inits")) {
+    Advance();
+    RETURN_IF_ERROR(Expect(TokKind::kLParen, "'(' before the inits"));
+    RETURN_IF_ERROR(ParseOperandList(scope, op));
+    RETURN_IF_ERROR(Expect(TokKind::kRParen, "')'"));
+  }
+  const Tok key = tok_;
+  if (!tok_.IsIdent("dimension")) return Expected("'dimension='");
+  Advance();
+  RETURN_IF_ERROR(Expect(TokKind::kEqual, "'='"));
+  Attr dimension;
+  dimension.kind = Attr::Kind::kInt;
+  dimension.tok = key;
+  ASSIGN_OR_RETURN(dimension.i, ParseInt());
+  op->attrs.push_back({"dimension", dimension});
+  op->attrs.push_back(
+      {"operandSegmentSizes",
+       IntArray(key, {inputs,
+                      static_cast<int64_t>(op->operands.size()) - inputs})});
+  if (tok_.IsIdent("attributes")) {
+    Advance();
+    if (!tok_.Is(TokKind::kLBrace)) return Expected("'{'");
+    RETURN_IF_ERROR(ParseAttrDict(&op->attrs, TokKind::kRBrace, 0));
+  }
+  op->region_toks.push_back(tok_);
+  ASSIGN_OR_RETURN(Computation * region,
+                   ParseRegion(scope, "scan", nullptr, nullptr));
+  op->regions.push_back(region);
+  std::vector<Shape> operand_types;
+  return ParseOpTypes(&operand_types, &op->result_types);
+}
+
 absl::Status Parser::ParseChloOp(Scope* scope, OpState* op) {
   // chlo.op %a, %b {attrs} : T, T -> T    or    chlo.top_k(%a, k = 3) : ...
+  if (op->name == "chlo.scan") return ParsePrettyScan(scope, op);
   if (Consume(TokKind::kLParen)) {
     RETURN_IF_ERROR(ParseOperandList(scope, op));
     RETURN_IF_ERROR(ParseKeywordAttrs(op));

@@ -92,6 +92,7 @@ absl::StatusOr<Shape> Parser::ParseType() {
   const Tok tok = tok_;
   if (tok_.Is(TokKind::kHashIdent) && tok_.text == "!stablehlo.token") {
     Advance();
+    type_quants_.emplace_back();
     return Shape::Token();
   }
   if (tok_.IsIdent("tuple")) {
@@ -99,6 +100,7 @@ absl::StatusOr<Shape> Parser::ParseType() {
     RETURN_IF_ERROR(Expect(TokKind::kLess, "'<' after 'tuple'"));
     if (++depth_ > kMaxNesting) return ErrorAt(tok, "types nested too deeply");
     std::vector<Shape> elements;
+    const size_t mark = type_quants_.size();
     if (!tok_.Is(TokKind::kGreater)) {
       while (true) {
         ASSIGN_OR_RETURN(Shape s, ParseType());
@@ -106,6 +108,14 @@ absl::StatusOr<Shape> Parser::ParseType() {
         if (!Consume(TokKind::kComma)) break;
       }
     }
+    for (size_t i = mark; i < type_quants_.size(); ++i) {
+      if (type_quants_[i].has_value()) {
+        return ErrorAt(tok, "quantized tensors inside tuples are not "
+                            "supported");
+      }
+    }
+    type_quants_.resize(mark);
+    type_quants_.emplace_back();
     --depth_;
     RETURN_IF_ERROR(Expect(TokKind::kGreater, "'>' closing the tuple type"));
     return Shape::Tuple(std::move(elements));
@@ -137,7 +147,15 @@ absl::StatusOr<Shape> Parser::ParseType() {
                      "dynamic dimensions ('?') are not supported; aotc "
                      "compiles static shapes only");
     }
-    ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType());
+    std::optional<QuantType> quant;
+    PrimitiveType type = PrimitiveType::kInvalid;
+    const Tok element_tok = tok_;
+    if (tok_.Is(TokKind::kHashIdent) && tok_.text == "!quant.uniform") {
+      ASSIGN_OR_RETURN(quant, ParseQuantElementType());
+      type = quant->storage;
+    } else {
+      ASSIGN_OR_RETURN(type, ParseElementType());
+    }
     if (tok_.Is(TokKind::kComma)) {
       return ErrorAt(tok_, "tensor encodings are not supported");
     }
@@ -150,10 +168,15 @@ absl::StatusOr<Shape> Parser::ParseType() {
     if (absl::Status s = ValidateShape(shape); !s.ok()) {
       return ErrorAt(tok, std::string(s.message()));
     }
+    if (quant.has_value()) {
+      RETURN_IF_ERROR(CheckQuantShape(*quant, shape, element_tok));
+    }
+    type_quants_.push_back(std::move(quant));
     return shape;
   }
   if (AtType()) {
     ASSIGN_OR_RETURN(PrimitiveType type, ParseElementType());
+    type_quants_.emplace_back();
     return Shape::Scalar(type);
   }
   return Expected("a type like tensor<2xf32>");
@@ -407,7 +430,7 @@ absl::StatusOr<Attr> Parser::ParseAttrValue(int depth) {
         RETURN_IF_ERROR(Expect(TokKind::kGreater, "'>'"));
         return a;
       }
-      if (name.substr(0, 11) == "#stablehlo.") {
+      if (name.substr(0, 11) == "#stablehlo." || name == "#chlo.ragged_dot") {
         a.kind = Attr::Kind::kDict;
         RETURN_IF_ERROR(ParseAttrDict(&a.dict, TokKind::kGreater, depth + 1));
         return a;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,6 +25,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/frontend/stablehlo/mlir_lexer.h"
+#include "compiler/frontend/stablehlo/quant_type.h"
 #include "compiler/ir/module.h"
 
 namespace aotc::shlo {
@@ -102,6 +104,8 @@ struct OpState {
   std::vector<Tok> operand_toks;
   std::vector<NamedAttr> attrs;
   std::vector<Shape> result_types;
+  // The quantization of each result type (empty when none is quantized).
+  std::vector<std::optional<QuantType>> result_quants;
   std::vector<Computation*> regions;
   std::string callee;  // call, custom_call: the symbol
   Tok callee_tok;
@@ -124,6 +128,7 @@ struct BlockArg {
   std::string name;
   Shape shape;
   Tok tok;
+  std::optional<QuantType> quant;
 };
 
 class Parser {
@@ -192,6 +197,11 @@ class Parser {
   bool AtType() const;
   absl::StatusOr<Shape> ParseType();
   absl::StatusOr<PrimitiveType> ParseElementType();
+  // `!quant.uniform<...>` (parse_quant.cc), and the per-axis checks once
+  // the tensor's shape is known.
+  absl::StatusOr<QuantType> ParseQuantElementType();
+  absl::Status CheckQuantShape(const QuantType& q, const Shape& shape,
+                               const Tok& tok) const;
   // `T`, `T, T` or `(T, T) -> (T)`: the operand and result types of a
   // pretty operation. A single type list is the result type(s).
   absl::Status ParseOpTypes(std::vector<Shape>* operands,
@@ -231,6 +241,7 @@ class Parser {
   absl::Status ParsePrettyReduce(Scope* scope, OpState* op);
   absl::Status ParsePrettyConvolution(Scope* scope, OpState* op);
   absl::Status ParseChloOp(Scope* scope, OpState* op);
+  absl::Status ParsePrettyScan(Scope* scope, OpState* op);
   absl::Status ParseOperandList(Scope* scope, OpState* op);
   // `, key = value` pairs of pretty forms, stored under `key`.
   absl::Status ParseKeywordAttrs(OpState* op);
@@ -239,6 +250,10 @@ class Parser {
                                                const std::vector<Shape>& args,
                                                const Location& loc);
   std::string InstName(const OpState& op, Opcode opcode) const;
+  // Quantized values (build_quantized.cc): whether `op` has a quantized
+  // operand or result, and a value's quantization (null when none).
+  bool HasQuantizedValues(const OpState& op) const;
+  const QuantType* QuantOf(const Instruction* v) const;
 
   std::shared_ptr<SourceFile> source_;
   MlirLexer lexer_;
@@ -260,6 +275,13 @@ class Parser {
   std::unordered_map<const Computation*, std::unordered_set<std::string>>
       names_;
   std::string module_name_;
+
+  // One entry per value type parsed (ParseType outside tuples), in order:
+  // its quantization, if any. An operation's result types are the last it
+  // parses; ParseOperation and ParseRegion cut the list back when done.
+  std::vector<std::optional<QuantType>> type_quants_;
+  // The quantization of every quantized value built so far.
+  std::unordered_map<const Instruction*, QuantType> quant_of_;
 };
 
 // The magnitude and sign of an integer token's text (decimal or 0x hex);

@@ -567,6 +567,63 @@ TEST(StableHloEvalTest, JaxStyleProgramGivesHandComputedNumbers) {
   EXPECT_EQ(result->Get<float>(2), 3.0f);
 }
 
+// --- Lowerings: the new operations become existing opcodes.
+
+// How many instructions of `opcode` the entry computation has.
+int CountOf(const Module& m, Opcode opcode) {
+  int n = 0;
+  for (const auto& inst : m.entry()->instructions()) {
+    n += inst->opcode() == opcode ? 1 : 0;
+  }
+  return n;
+}
+
+// uniform_quantize is divide, add, clamp, round-nearest-even and a convert
+// to the storage type (s8), whose shape is the entry's result; dequantize
+// converts, subtracts and multiplies. The parameters are s8 arrays.
+TEST(StableHloLoweringTest, QuantizationBecomesFloatArithmetic) {
+  auto m = Load(R"(func.func @main(%x: tensor<4xf32>, %q: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> (tensor<4x!quant.uniform<i8:f32, 0.1:-3>>, tensor<4xf32>) {
+  %r = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.1:-3>>
+  %d = stablehlo.uniform_dequantize %q : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4xf32>
+  return %r, %d : tensor<4x!quant.uniform<i8:f32, 0.1:-3>>, tensor<4xf32>
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->entry()->parameter(1)->shape().ToString(false), "s8[4]");
+  EXPECT_EQ(m->entry()->root()->shape().ToString(false), "(s8[4], f32[4])");
+  EXPECT_EQ(CountOf(*m, Opcode::kDivide), 1);
+  EXPECT_EQ(CountOf(*m, Opcode::kClamp), 1);
+  EXPECT_EQ(CountOf(*m, Opcode::kRoundNearestEven), 1);
+  EXPECT_EQ(CountOf(*m, Opcode::kSubtract), 1);
+  EXPECT_EQ(CountOf(*m, Opcode::kMultiply), 1);
+}
+
+// chlo.scan is a while whose body calls the scan's region; chlo.ragged_dot
+// is one dot, selects for the group masks and a reduce over the groups.
+TEST(StableHloLoweringTest, ScanIsAWhileAndRaggedDotADotWithMasks) {
+  auto scan = Load(R"(func.func @main(%x: tensor<4xi32>, %c: tensor<i32>) -> tensor<4xi32> {
+  %r:2 = chlo.scan(%x) inits(%c) dimension=0 {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s, %s : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  return %r#0 : tensor<4xi32>
+}
+)");
+  ASSERT_NE(scan, nullptr);
+  EXPECT_EQ(CountOf(*scan, Opcode::kWhile), 1);
+  auto ragged = Load(R"(func.func @main(%l: tensor<4x2xf32>, %r: tensor<2x2x3xf32>, %g: tensor<2xi32>) -> tensor<4x3xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<4x2xf32>, tensor<2x2x3xf32>, tensor<2xi32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+)");
+  ASSERT_NE(ragged, nullptr);
+  EXPECT_EQ(CountOf(*ragged, Opcode::kDot), 1);
+  EXPECT_EQ(CountOf(*ragged, Opcode::kReduce), 2);  // group starts, groups
+  EXPECT_EQ(ragged->entry()->root()->opcode(), Opcode::kReduce);
+  EXPECT_EQ(ragged->entry()->root()->shape().ToString(false), "f32[4,3]");
+}
+
 // stablehlo.composite, pretty and generic: a call of the decomposition that
 // keeps the composite's name, version and attributes (as XLA's
 // `call ..., is_composite=true`), evaluated through the decomposition:

@@ -11,6 +11,7 @@
 // (Captures in parser.h) and every other region refuses them.
 #include "compiler/frontend/stablehlo/stablehlo_parser.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "compiler/frontend/stablehlo/parser.h"
@@ -247,6 +248,9 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
   RETURN_IF_ERROR(Expect(TokKind::kLParen, "'('"));
   std::vector<BlockArg> args;
   if (Consume(TokKind::kRParen)) return args;
+  // The arguments keep their quantization; their types are not the
+  // enclosing operation's (a pretty reducer's come after its result types).
+  const size_t quant_mark = type_quants_.size();
   while (true) {
     if (!tok_.Is(TokKind::kValue) ||
         tok_.text.find('#') != std::string_view::npos) {
@@ -258,6 +262,7 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
     Advance();
     RETURN_IF_ERROR(Expect(TokKind::kColon, "':'"));
     ASSIGN_OR_RETURN(arg.shape, ParseType());
+    arg.quant = type_quants_.back();
     if (tok_.Is(TokKind::kLBrace)) {  // argument attributes
       std::vector<NamedAttr> ignored;
       RETURN_IF_ERROR(ParseAttrDict(&ignored, TokKind::kRBrace, 0));
@@ -270,7 +275,10 @@ absl::StatusOr<std::vector<BlockArg>> Parser::ParseArgList() {
       }
     }
     args.push_back(std::move(arg));
-    if (Consume(TokKind::kRParen)) return args;
+    if (Consume(TokKind::kRParen)) {
+      type_quants_.resize(quant_mark);
+      return args;
+    }
     RETURN_IF_ERROR(Expect(TokKind::kComma, "',' or ')'"));
   }
 }
@@ -289,6 +297,7 @@ absl::StatusOr<Computation*> Parser::ParseRegion(
   scope.parent = parent;
   scope.comp = comp;
   std::vector<BlockArg> block_args;
+  const size_t quant_mark = type_quants_.size();
   if (args != nullptr) {
     block_args = *args;
   } else if (tok_.Is(TokKind::kBlock)) {
@@ -316,8 +325,10 @@ absl::StatusOr<Computation*> Parser::ParseRegion(
                   LocationOf(arg.tok));
       inst->mutable_attrs().parameter_number = static_cast<int64_t>(i);
     }
+    if (arg.quant.has_value()) quant_of_[inst] = *arg.quant;
     scope.values[arg.name] = {inst};
   }
+  type_quants_.resize(quant_mark);
   std::vector<Instruction*> returned;
   Tok return_tok;
   RETURN_IF_ERROR(ParseBody(&scope, &returned, &return_tok));
@@ -347,6 +358,13 @@ absl::Status Parser::ParseOperation(Scope* scope, bool* is_return,
                                     std::vector<Instruction*>* returned,
                                     Tok* return_tok) {
   const Tok start = tok_;
+  // The types this operation parses; nested operations cut back to theirs.
+  const size_t quant_mark = type_quants_.size();
+  struct CutBack {
+    std::vector<std::optional<QuantType>>& v;
+    size_t mark;
+    ~CutBack() { v.resize(mark); }
+  } cut_back{type_quants_, quant_mark};
   if (instruction_count_ >= kMaxInstructions) {
     return ErrorAt(start, absl::StrCat("more than ", kMaxInstructions,
                                        " instructions in the module"));
@@ -429,8 +447,15 @@ absl::Status Parser::ParseOperation(Scope* scope, bool* is_return,
     return Expected(names.empty() ? "an operation or '}'" : "an operation");
   }
   RETURN_IF_ERROR(SkipLocation());
-  ASSIGN_OR_RETURN(Instruction * inst, BuildOp(scope, op));
   const size_t produced = op.result_types.size();
+  if (type_quants_.size() >= quant_mark + produced) {
+    const auto first = type_quants_.end() - static_cast<ptrdiff_t>(produced);
+    if (std::any_of(first, type_quants_.end(),
+                    [](const auto& q) { return q.has_value(); })) {
+      op.result_quants.assign(first, type_quants_.end());
+    }
+  }
+  ASSIGN_OR_RETURN(Instruction * inst, BuildOp(scope, op));
   if (names.empty()) return absl::OkStatus();
   if (declared != produced) {
     return ErrorAt(
@@ -439,6 +464,11 @@ absl::Status Parser::ParseOperation(Scope* scope, bool* is_return,
   }
   ASSIGN_OR_RETURN(std::vector<Instruction*> results,
                    Results(inst, produced, op.tuple_result, op.loc));
+  for (size_t i = 0; i < op.result_quants.size(); ++i) {
+    if (op.result_quants[i].has_value()) {
+      quant_of_[results[i]] = *op.result_quants[i];
+    }
+  }
   size_t next = 0;
   for (const ResultName& r : names) {
     std::string name(r.tok.text.substr(1));
@@ -509,6 +539,7 @@ absl::Status Parser::ParseFunction() {
     Instruction* p = Emit(comp, Opcode::kParameter, args[i].name, args[i].shape,
                           {}, LocationOf(args[i].tok));
     p->mutable_attrs().parameter_number = static_cast<int64_t>(i);
+    if (args[i].quant.has_value()) quant_of_[p] = *args[i].quant;
     scope.values[args[i].name] = {p};
   }
   std::vector<Instruction*> returned;

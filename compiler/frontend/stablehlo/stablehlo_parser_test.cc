@@ -143,6 +143,49 @@ TEST(StableHloLiteralTest, SplatAndSpecialFloats) {
   EXPECT_EQ(ConstantOf(*inf).Get<uint16_t>(0), 0xFF80);
 }
 
+// Narrow float literals are rounded once, from the decimal, the way MLIR
+// rounds them; the nearest double of a decimal just off a midpoint may be
+// the midpoint itself. Each pair is (text, expected bits).
+TEST(StableHloLiteralTest, NarrowFloatsRoundTheDecimalOnce) {
+  struct Case {
+    const char* type;
+    const char* text;
+    unsigned bits;
+  };
+  const Case cases[] = {
+      // f8E8M0FNU, 2^(e - 127): 1 is 0x7f, 2 is 0x80; the midpoint 1.5 goes
+      // up, as aotc's conversion of an exact tie does.
+      {"f8E8M0FNU", "1.0", 0x7f},
+      {"f8E8M0FNU", "1.5", 0x80},
+      {"f8E8M0FNU", "1.4999999999999999999", 0x7f},
+      {"f8E8M0FNU", "1.5000000000000000001", 0x80},
+      {"f8E8M0FNU", "3.0", 0x81},
+      {"f8E8M0FNU", "0.375", 0x7e},  // 1.5 * 2^-2 goes up to 2^-1
+      // f16: 1 + 2^-11 is the midpoint of 1 (0x3c00) and 1 + 2^-10 (0x3c01).
+      {"f16", "1.00048828125", 0x3c00},
+      {"f16", "1.00048828125000000001", 0x3c01},
+      {"f16", "1.00048828124999999999", 0x3c00},
+      // bf16: 1 + 2^-8 is the midpoint of 1 (0x3f80) and 1 + 2^-7 (0x3f81).
+      {"bf16", "1.00390625", 0x3f80},
+      {"bf16", "1.0039062500000000001", 0x3f81},
+      // f8E4M3FN: 1 + 2^-4 is the midpoint of 1 (0x38) and 1.125 (0x39).
+      {"f8E4M3FN", "1.0625", 0x38},
+      {"f8E4M3FN", "1.0625000000000000001", 0x39},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.type) + " " + c.text);
+    const std::string t = std::string("tensor<") + c.type + ">";
+    auto m = Load(Main("", t,
+                       std::string("    %r = stablehlo.constant dense<") +
+                           c.text + "> : " + t));
+    ASSERT_NE(m, nullptr);
+    const Literal& l = ConstantOf(*m);
+    unsigned bits = l.raw()[0];
+    if (l.raw_size() == 2) bits |= static_cast<unsigned>(l.raw()[1]) << 8;
+    EXPECT_EQ(bits, c.bits);
+  }
+}
+
 TEST(StableHloLiteralTest, ComplexPairs) {
   auto m = Load(Main("", "tensor<2xcomplex<f32>>",
                      "    %r = stablehlo.constant dense<[(1.0, 2.0), "
