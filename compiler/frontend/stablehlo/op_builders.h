@@ -4,7 +4,8 @@
 // builders it names. build_ops.cc has the table, the element-wise
 // operations and those with simple attributes, calls and custom calls;
 // build_compound_ops.cc those with dimension numbers, windows or reducers;
-// build_regions.cc while, if and case.
+// build_regions.cc while, if and case; build_linalg_ops.cc fft,
+// triangular_solve and cholesky.
 #ifndef AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 #define AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 
@@ -80,6 +81,10 @@ struct OpBuilders {
   // reduce_window and select_and_scatter.
   static absl::StatusOr<Instruction*> Windowed(OpBuild& b);
   static absl::StatusOr<Instruction*> Convolution(OpBuild& b);
+  // build_linalg_ops.cc.
+  static absl::StatusOr<Instruction*> Fft(OpBuild& b);
+  static absl::StatusOr<Instruction*> TriangularSolve(OpBuild& b);
+  static absl::StatusOr<Instruction*> Cholesky(OpBuild& b);
 };
 
 }  // namespace aotc::shlo
