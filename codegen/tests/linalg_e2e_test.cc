@@ -146,6 +146,44 @@ TEST(FftE2eTest, EveryTypeAndRankMatchesTheEvaluator) {
   }
 }
 
+TEST(LinalgLayoutE2eTest, NonDefaultLayoutsMatchTheEvaluator) {
+  // Column-major operands and results: the loops address them by logical
+  // index, so only the bytes' order changes.
+  const std::vector<std::string> hlos = {
+      R"(HloModule m
+ENTRY e {
+  x = c64[8,6]{0,1} parameter(0)
+  ROOT f = c64[8,6]{0,1} fft(x), fft_type=FFT, fft_length={6}
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f64[3,8]{0,1} parameter(0)
+  ROOT f = c128[3,5]{0,1} fft(x), fft_type=RFFT, fft_length={3,8}
+})",
+      R"(HloModule m
+ENTRY e {
+  a = f64[2,4,4]{1,2,0} parameter(0)
+  b = f64[2,4,3]{1,2,0} parameter(1)
+  ROOT x = f64[2,4,3]{0,1,2} triangular-solve(a, b), left_side=true, lower=true
+})",
+  };
+  for (const std::string &hlo : hlos) {
+    SCOPED_TRACE(hlo);
+    auto module = LoadModuleFromString(hlo, "test.hlo");
+    ASSERT_TRUE(module.ok()) << module.status();
+    std::vector<Literal> args = RandomArguments(*(*module)->entry(), 7);
+    if (args.size() == 2) {
+      // A dominant diagonal keeps the solve well conditioned.
+      auto a = args[0].mutable_data<double>();
+      for (int q = 0; q < 2; ++q) {
+        for (int i = 0; i < 4; ++i)
+          a[q * 16 + i * 5] += 4;
+      }
+    }
+    ExpectMatchesEvaluator(hlo, args);
+  }
+}
+
 TEST(FftE2eTest, InverseRealTransformIgnoresTheRedundantImaginaryParts) {
   // The spectrum of [1, 2, 3, 4] with garbage in imag X[0] and imag X[2].
   const std::string hlo = FftModule("c64", {3}, "f32", {4}, "IRFFT", {4});
