@@ -610,6 +610,17 @@ ENTRY e {
   EXPECT_NE(std::string(bad.status().message()).find("invalid transpose_a 0"),
             std::string::npos)
       << bad.status();
+  // So is an fft_type beyond IRFFT.
+  proto->mutable_computations(0)
+      ->mutable_instructions(4)
+      ->mutable_triangular_solve_options()
+      ->set_transpose_a(1);
+  proto->mutable_computations(0)->mutable_instructions(3)->set_fft_type(7);
+  bad = ImportHloProto(proto->SerializeAsString(), "m.pb");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("unknown fft type 7"),
+            std::string::npos)
+      << bad.status();
 }
 
 }  // namespace
