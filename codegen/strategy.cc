@@ -8,6 +8,8 @@
 #include "codegen/strategies/dynamic_update_slice.h"
 #include "codegen/strategies/element_loops.h"
 #include "codegen/strategies/external_call.h"
+#include "codegen/strategies/factorization.h"
+#include "codegen/strategies/fft.h"
 #include "codegen/strategies/gemm/gemm.h"
 #include "codegen/strategies/reduce_loop.h"
 #include "codegen/strategies/row_dot.h"
@@ -49,6 +51,9 @@ const std::vector<Strategy>& Strategies() {
           {"scatter", AnyTarget<PlanScatter>},
           {"dynamic-update-slice", AnyTarget<PlanDynamicUpdateSlice>},
           {"select-and-scatter", AnyTarget<PlanSelectAndScatter>},
+          {"fft", AnyTarget<PlanFft>},
+          {"triangular-solve", AnyTarget<PlanTriangularSolve>},
+          {"cholesky", AnyTarget<PlanCholesky>},
           {"variadic-reduce", AnyTarget<PlanVariadicReduce>},
           {"element-loops", AnyTarget<PlanElementLoops>},
       };

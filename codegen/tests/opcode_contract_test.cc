@@ -190,6 +190,19 @@ const std::map<Opcode, Instance>& Instances() {
        {kLt,
         "p = f32[5] parameter(0)\n"
         "  ROOT r = f32[5] sort(p), dimensions={0}, to_apply=lt"}},
+      {Opcode::kFft,
+       {"",
+        "p = c64[2,8] parameter(0)\n"
+        "  ROOT r = c64[2,8] fft(p), fft_type=FFT, fft_length={8}"}},
+      {Opcode::kTriangularSolve,
+       {"",
+        "a = f32[3,3] parameter(0)\n  b = f32[3,2] parameter(1)\n"
+        "  ROOT r = f32[3,2] triangular-solve(a, b), left_side=true, "
+        "lower=true"}},
+      {Opcode::kCholesky,
+       {"",
+        "a = f64[3,3] parameter(0)\n"
+        "  ROOT r = f64[3,3] cholesky(a), lower=true"}},
       {Opcode::kTopK,
        {"",
         "p = f32[2,5] parameter(0)\n"

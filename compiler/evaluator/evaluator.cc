@@ -423,6 +423,12 @@ absl::StatusOr<Literal> Evaluator::Dispatch(const Instruction& inst,
     case Opcode::kDot:
     case Opcode::kConvolution:
       return eval::EvalLinalg(inst, operands);
+    case Opcode::kFft:
+      return eval::EvalFft(inst, operands);
+    case Opcode::kTriangularSolve:
+      return eval::EvalTriangularSolve(inst, operands);
+    case Opcode::kCholesky:
+      return eval::EvalCholesky(inst, operands);
     case Opcode::kIota:
       return eval::EvalMovement(inst, operands);
     default:

@@ -298,6 +298,19 @@ int64_t EstimateWork(const Instruction& inst) {
       int64_t n = keys.IsArray() ? DimProduct(keys, a.dimensions) : 1;
       return SaturatingMul(out, CeilLog2(n));
     }
+    case Opcode::kFft: {
+      // The direct sum: every result element reads a whole line per
+      // transformed dimension.
+      int64_t per_output = 0;
+      for (int64_t n : a.fft_length) per_output = SaturatingAdd(per_output, n);
+      return SaturatingMul(out, std::max<int64_t>(per_output, 1));
+    }
+    case Opcode::kTriangularSolve:
+    case Opcode::kCholesky: {
+      const Shape& m = inst.operand(0)->shape();
+      if (!m.IsArray() || m.rank() == 0) return out;
+      return SaturatingMul(out, std::max<int64_t>(m.dimensions().back(), 1));
+    }
     case Opcode::kTopK: {
       // A whole sort of every row, however small k is.
       const Shape& x = inst.operand(0)->shape();

@@ -51,6 +51,16 @@ absl::StatusOr<Literal> EvalCustomCall(const Instruction& inst,
 // dot, convolution (linalg.cc).
 absl::StatusOr<Literal> EvalLinalg(const Instruction& inst, Operands operands);
 
+// fft by the direct sum in long double (fft.cc).
+absl::StatusOr<Literal> EvalFft(const Instruction& inst, Operands operands);
+
+// triangular-solve by substitution, cholesky by Cholesky-Banachiewicz, both
+// in long double (factorization.cc).
+absl::StatusOr<Literal> EvalTriangularSolve(const Instruction& inst,
+                                            Operands operands);
+absl::StatusOr<Literal> EvalCholesky(const Instruction& inst,
+                                     Operands operands);
+
 }  // namespace aotc::eval
 
 #endif  // AOTC_COMPILER_EVALUATOR_KERNELS_H_

@@ -21,6 +21,10 @@ constexpr std::array<std::string_view, 5> kCompareTypes = {
     "", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
 constexpr std::array<std::string_view, 4> kFusionKinds = {"kLoop", "kInput",
                                                           "kOutput", "kCustom"};
+constexpr std::array<std::string_view, 4> kFftTypes = {"FFT", "IFFT", "RFFT",
+                                                       "IRFFT"};
+constexpr std::array<std::string_view, 3> kTransposeKinds = {
+    "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
 
 }  // namespace
 
@@ -43,6 +47,18 @@ std::string_view FusionKindName(FusionKind k) {
 }
 std::optional<FusionKind> FusionKindFromName(std::string_view name) {
   return Lookup<FusionKind>(kFusionKinds, name);
+}
+std::string_view FftTypeName(FftType t) {
+  return kFftTypes[static_cast<int>(t)];
+}
+std::optional<FftType> FftTypeFromName(std::string_view name) {
+  return Lookup<FftType>(kFftTypes, name);
+}
+std::string_view TransposeKindName(TransposeKind t) {
+  return kTransposeKinds[static_cast<int>(t)];
+}
+std::optional<TransposeKind> TransposeKindFromName(std::string_view name) {
+  return Lookup<TransposeKind>(kTransposeKinds, name);
 }
 
 }  // namespace aotc

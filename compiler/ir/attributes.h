@@ -94,6 +94,18 @@ enum class FusionKind { kLoop, kInput, kOutput, kCustom };
 std::string_view FusionKindName(FusionKind k);  // "kLoop"...
 std::optional<FusionKind> FusionKindFromName(std::string_view name);
 
+// fft's fft_type: forward and inverse complex transforms, real to complex
+// (the n/2+1 non-redundant outputs) and its inverse.
+enum class FftType { kFft, kIfft, kRfft, kIrfft };
+std::string_view FftTypeName(FftType t);  // "FFT"...
+std::optional<FftType> FftTypeFromName(std::string_view name);
+
+// triangular-solve's transpose_a: op(a) is a, its transpose or its
+// conjugate transpose.
+enum class TransposeKind { kNoTranspose, kTranspose, kAdjoint };
+std::string_view TransposeKindName(TransposeKind t);  // "NO_TRANSPOSE"...
+std::optional<TransposeKind> TransposeKindFromName(std::string_view name);
+
 // The parts of `metadata={...}` that aotc uses in diagnostics; every other
 // sub-attribute is kept as raw `key=value` text for printing.
 struct OpMetadata {

@@ -202,6 +202,12 @@ AOTC_CHECKED_ATTRIBUTE(const std::vector<std::string>&, operand_precision)
 AOTC_CHECKED_ATTRIBUTE(const std::string&, algorithm)
 AOTC_CHECKED_ATTRIBUTE(const std::optional<int64_t>&, k)
 AOTC_CHECKED_ATTRIBUTE(bool, largest)
+AOTC_CHECKED_ATTRIBUTE(FftType, fft_type)
+AOTC_CHECKED_ATTRIBUTE(const std::vector<int64_t>&, fft_length)
+AOTC_CHECKED_ATTRIBUTE(bool, left_side)
+AOTC_CHECKED_ATTRIBUTE(bool, lower)
+AOTC_CHECKED_ATTRIBUTE(bool, unit_diagonal)
+AOTC_CHECKED_ATTRIBUTE(TransposeKind, transpose_a)
 #undef AOTC_CHECKED_ATTRIBUTE
 
 bool Instruction::IsRoot() const {

@@ -64,6 +64,12 @@ struct InstructionAttributes {
   std::string algorithm;                       // e.g. "dot_bf16_bf16_f32"
   std::optional<int64_t> k;  // topk; empty when the text gave no `k=`
   bool largest = true;       // topk; XLA's default when `largest=` is absent
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;  // fft: transformed sizes, outermost first
+  bool left_side = false;           // triangular-solve
+  bool lower = false;               // triangular-solve, cholesky
+  bool unit_diagonal = false;       // triangular-solve
+  TransposeKind transpose_a = TransposeKind::kNoTranspose;
 };
 
 class Instruction {
@@ -174,6 +180,12 @@ class Instruction {
   const std::string& algorithm() const;
   const std::optional<int64_t>& k() const;
   bool largest() const;
+  FftType fft_type() const;
+  const std::vector<int64_t>& fft_length() const;
+  bool left_side() const;
+  bool lower() const;
+  bool unit_diagonal() const;
+  TransposeKind transpose_a() const;
 
   bool IsRoot() const;
 

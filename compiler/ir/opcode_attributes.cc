@@ -25,6 +25,8 @@ constexpr AttributeKind Direction = AttributeKind::kDirection;
 constexpr AttributeKind CmpType = AttributeKind::kCmpType;
 constexpr AttributeKind FusionKind = AttributeKind::kFusionKind;
 constexpr AttributeKind ShapeList = AttributeKind::kShapeList;
+constexpr AttributeKind FftType = AttributeKind::kFftType;
+constexpr AttributeKind Transpose = AttributeKind::kTranspose;
 constexpr AttributePrint Always = AttributePrint::kAlways;
 constexpr AttributePrint Set = AttributePrint::kSet;
 

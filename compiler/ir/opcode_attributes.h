@@ -43,6 +43,8 @@ enum class AttributeKind : uint8_t {
   kCmpType,
   kFusionKind,
   kShapeList,
+  kFftType,
+  kTranspose,
 };
 
 // Always printed, or only when the value differs from the default.
@@ -56,7 +58,8 @@ using AttributeField =
                  std::vector<PaddingDim>*, std::vector<WindowDim>*,
                  ConvolutionDimensionNumbers*, std::vector<std::string>*,
                  std::string*, ComparisonDirection*, ComparisonType*,
-                 FusionKind*, std::optional<std::vector<Shape>>*>;
+                 FusionKind*, std::optional<std::vector<Shape>>*,
+                 FftType*, TransposeKind*>;
 
 struct AttributeSpec {
   Opcode opcode;

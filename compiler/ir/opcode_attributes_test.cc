@@ -50,6 +50,10 @@ bool KindMatchesField(AttributeKind kind, const AttributeField& f) {
       return Holds<FusionKind>(f);
     case AttributeKind::kShapeList:
       return Holds<std::optional<std::vector<Shape>>>(f);
+    case AttributeKind::kFftType:
+      return Holds<FftType>(f);
+    case AttributeKind::kTranspose:
+      return Holds<TransposeKind>(f);
   }
   return false;
 }

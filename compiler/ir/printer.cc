@@ -471,6 +471,10 @@ void AppendModeledAttribute(AttributePrinter& p, const AttributeSpec& spec,
       return p.Add(key, ComparisonTypeName(*std::get<ComparisonType*>(field)));
     case AttributeKind::kFusionKind:
       return p.Add(key, FusionKindName(*std::get<FusionKind*>(field)));
+    case AttributeKind::kFftType:
+      return p.Add(key, FftTypeName(*std::get<FftType*>(field)));
+    case AttributeKind::kTranspose:
+      return p.Add(key, TransposeKindName(*std::get<TransposeKind*>(field)));
     case AttributeKind::kShapeList:
       if (const auto& v =
               *std::get<std::optional<std::vector<Shape>>*>(field)) {

@@ -395,6 +395,12 @@ absl::StatusOr<Shape> InferSpecialShape(const Instruction& inst) {
       return Shape::Scalar(PrimitiveType::kU32);
     case Opcode::kTopK:
       return InferTopKShape(inst);
+    case Opcode::kFft:
+      return InferFftShape(inst);
+    case Opcode::kTriangularSolve:
+      return InferTriangularSolveShape(inst);
+    case Opcode::kCholesky:
+      return InferCholeskyShape(inst);
     default:
       if (IsElementwise(inst.opcode())) return InferElementwiseShape(inst);
       return inst.shape();

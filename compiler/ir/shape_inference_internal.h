@@ -7,6 +7,7 @@
 //   shape_inference_window.cc      reduce-window, select-and-scatter
 //   shape_inference_calls.cc       call, fusion, while, conditional, map,
 //                                  reduce, sort
+//   shape_inference_linalg.cc      fft, triangular-solve, cholesky
 // Every function returns an unlocated message; InferShape's caller adds the
 // location. None of them trusts attributes: indices are range-checked before
 // use and sizes are computed with overflow checks.
@@ -140,6 +141,9 @@ absl::StatusOr<Shape> InferConditionalShape(const Instruction& inst);
 absl::StatusOr<Shape> InferMapShape(const Instruction& inst);
 absl::StatusOr<Shape> InferReduceShape(const Instruction& inst);
 absl::StatusOr<Shape> InferSortShape(const Instruction& inst);
+absl::StatusOr<Shape> InferFftShape(const Instruction& inst);
+absl::StatusOr<Shape> InferTriangularSolveShape(const Instruction& inst);
+absl::StatusOr<Shape> InferCholeskyShape(const Instruction& inst);
 
 }  // namespace aotc::shape_internal
 

@@ -507,5 +507,91 @@ TEST(ShapeInferenceTopK, Errors) {
             "                                                  ^");
 }
 
+TEST(ShapeInferenceLinalg, FftTypesAndLengths) {
+  // FFT keeps the shape; RFFT of n = 6 keeps 6/2+1 = 4, IRFFT gives n back.
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[2,3,8] parameter(0)
+  ROOT r = c64[2,3,8] fft(x), fft_type=FFT, fft_length={3,8})")),
+            "c64[2,3,8]");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f64[5,6] parameter(0)
+  ROOT r = c128[5,4] fft(x), fft_type=RFFT, fft_length={6})")),
+            "c128[5,4]");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[2,5,4] parameter(0)
+  ROOT r = f32[2,5,7] fft(x), fft_type=IRFFT, fft_length={2,5,7})")),
+            "f32[2,5,7]");
+  // Length 0 keeps 0 outputs.
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f32[0] parameter(0)
+  ROOT r = c64[0] fft(x), fft_type=RFFT, fft_length={0})")),
+            "c64[0]");
+}
+
+TEST(ShapeInferenceLinalg, FftErrors) {
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[8] parameter(0)
+  ROOT r = c64[8] fft(x), fft_type=FFT, fft_length={4})")),
+            "error: operand 0 has shape c64[8], expected {4} as its last "
+            "dimensions for FFT with fft_length {4}");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[2,2,2,2] parameter(0)
+  ROOT r = c64[2,2,2,2] fft(x), fft_type=FFT, fft_length={2,2,2,2})")),
+            "error: fft_length has 4 entries, expected 1, 2 or 3");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[8] parameter(0)
+  ROOT r = c64[5] fft(x), fft_type=RFFT, fft_length={8})")),
+            "error: operand 0 has shape c64[8], expected f32 or f64 for RFFT");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = f16[8] parameter(0)
+  ROOT r = c64[8] fft(x), fft_type=FFT, fft_length={8})")),
+            "error: operand 0 has shape f16[8], expected c64 or c128 for FFT");
+  EXPECT_EQ(Infer(Entry(R"(
+  x = c64[8] parameter(0)
+  ROOT r = f32[8] fft(x), fft_type=IRFFT, fft_length={8})")),
+            "error: operand 0 has shape c64[8], expected {5} as its last "
+            "dimensions for IRFFT with fft_length {8}");
+}
+
+TEST(ShapeInferenceLinalg, TriangularSolveAndCholesky) {
+  // left_side: a [2,4,4] solves b [2,4,3]; right side: a [2,3,3].
+  EXPECT_EQ(Infer(Entry(R"(
+  a = f32[2,4,4] parameter(0)
+  b = f32[2,4,3] parameter(1)
+  ROOT r = f32[2,4,3] triangular-solve(a, b), left_side=true)")),
+            "f32[2,4,3]");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = c64[2,3,3] parameter(0)
+  b = c64[2,4,3] parameter(1)
+  ROOT r = c64[2,4,3] triangular-solve(a, b), transpose_a=ADJOINT)")),
+            "c64[2,4,3]");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = f32[2,4,4] parameter(0)
+  b = f32[2,4,3] parameter(1)
+  ROOT r = f32[2,4,3] triangular-solve(a, b))")),
+            "error: operand 1 has shape f32[2,4,3], expected size 4 in "
+            "dimension 2 for left_side=false");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = f32[3,4,4] parameter(0)
+  b = f32[2,4,3] parameter(1)
+  ROOT r = f32[2,4,3] triangular-solve(a, b), left_side=true)")),
+            "error: operand 1 has shape f32[2,4,3], expected the batch "
+            "dimensions of operand 0 f32[3,4,4]");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = f64[5,3,3] parameter(0)
+  ROOT r = f64[5,3,3] cholesky(a), lower=true)")),
+            "f64[5,3,3]");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = f64[3,4] parameter(0)
+  ROOT r = f64[3,4] cholesky(a))")),
+            "error: operand 0 has shape f64[3,4], expected square matrices "
+            "[..., n, n]");
+  EXPECT_EQ(Infer(Entry(R"(
+  a = s32[3,3] parameter(0)
+  ROOT r = s32[3,3] cholesky(a))")),
+            "error: operand 0 has shape s32[3,3], expected a floating-point "
+            "or complex type");
+}
+
 }  // namespace
 }  // namespace aotc

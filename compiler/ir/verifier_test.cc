@@ -375,6 +375,20 @@ INSTANTIATE_TEST_SUITE_P(
       return info.param.name;
     });
 
+TEST(VerifierTest, FftResultIsLocated) {
+  // RFFT of 8 reals keeps 8/2+1 = 5 outputs, not 8.
+  EXPECT_EQ(Verify(R"(HloModule m
+
+ENTRY e {
+  x = f32[8] parameter(0)
+  ROOT r = c64[8] fft(x), fft_type=RFFT, fft_length={8}
+})"),
+            "t.hlo:5:8: error: declared shape c64[8] does not match inferred "
+            "shape c64[5]\n"
+            "  ROOT r = c64[8] fft(x), fft_type=RFFT, fft_length={8}\n"
+            "       ^");
+}
+
 TEST(VerifierTest, TopKNeedsKAndAResultOfKPerRow) {
   // A missing k, and a declared result that keeps 3 of each row when k=2
   // keeps 2: f32[4,5] -> (f32[4,2], s32[4,2]).

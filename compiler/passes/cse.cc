@@ -45,7 +45,10 @@ bool SameAttributes(const InstructionAttributes& a,
          a.indices_are_sorted == b.indices_are_sorted &&
          a.unique_indices == b.unique_indices && a.is_stable == b.is_stable &&
          a.operand_precision == b.operand_precision &&
-         a.algorithm == b.algorithm && a.k == b.k && a.largest == b.largest;
+         a.algorithm == b.algorithm && a.k == b.k && a.largest == b.largest &&
+         a.fft_type == b.fft_type && a.fft_length == b.fft_length &&
+         a.left_side == b.left_side && a.lower == b.lower &&
+         a.unit_diagonal == b.unit_diagonal && a.transpose_a == b.transpose_a;
 }
 
 bool Identical(const Instruction& a, const Instruction& b) {

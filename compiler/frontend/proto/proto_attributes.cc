@@ -353,6 +353,49 @@ const std::pair<std::string_view, ProtoHook> kProtoHooks[] = {
        As<bool>(f) = p.largest();
        return absl::OkStatus();
      }},
+    {"fft_type",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       if (p.fft_type() < 0 || p.fft_type() > 3) {
+         return Invalid(absl::StrCat("unknown fft type ", p.fft_type()));
+       }
+       As<FftType>(f) = static_cast<FftType>(p.fft_type());
+       return absl::OkStatus();
+     }},
+    {"fft_length",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<std::vector<int64_t>>(f) = Ints(p.fft_length());
+       return absl::OkStatus();
+     }},
+    {"left_side",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<bool>(f) = p.triangular_solve_options().left_side();
+       return absl::OkStatus();
+     }},
+    // cholesky keeps `lower` in cholesky_options, triangular-solve in
+    // triangular_solve_options.
+    {"lower",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<bool>(f) = p.opcode() == "cholesky"
+                         ? p.cholesky_options().lower()
+                         : p.triangular_solve_options().lower();
+       return absl::OkStatus();
+     }},
+    {"unit_diagonal",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       As<bool>(f) = p.triangular_solve_options().unit_diagonal();
+       return absl::OkStatus();
+     }},
+    // The proto's Transpose counts from TRANSPOSE_INVALID = 0.
+    {"transpose_a",
+     [](const xla::HloInstructionProto& p, AttributeField f) {
+       const int32_t t = p.triangular_solve_options().transpose_a();
+       if (t < 1 || t > 3) {
+         return Invalid(absl::StrCat("invalid transpose_a ", t,
+                                     " in triangular_solve_options"));
+       }
+       As<TransposeKind>(f) = static_cast<TransposeKind>(t - 1);
+       return absl::OkStatus();
+     }},
     {"exponent_bits",
      [](const xla::HloInstructionProto& p, AttributeField f) {
        As<int64_t>(f) = p.exponent_bits();

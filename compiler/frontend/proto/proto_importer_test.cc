@@ -574,5 +574,54 @@ ENTRY %main (p: s4[8,256]) -> s4[8,256] {
             "T(8,128)(2,1)E(4)S(1)");
 }
 
+TEST(ProtoImporterTest, FftTriangularSolveAndCholeskyOptions) {
+  constexpr char kText[] = R"(HloModule linalg
+ENTRY e {
+  x = c128[4,6] parameter(0)
+  a = f64[3,3] parameter(1)
+  b = f64[2,3] parameter(2)
+  f = f64[4,10] fft(x), fft_type=IRFFT, fft_length={4,10}
+  s = f64[2,3] triangular-solve(a, b), lower=true, unit_diagonal=true, transpose_a=TRANSPOSE
+  c = f64[3,3] cholesky(a), lower=true
+  ROOT t = (f64[4,10], f64[2,3], f64[3,3]) tuple(f, s, c)
+})";
+  absl::StatusOr<std::unique_ptr<Module>> parsed = ParseHloText(kText, "t.hlo");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<xla::HloModuleProto> proto =
+      testing::ExportModuleForTest(**parsed);
+  ASSERT_TRUE(proto.ok()) << proto.status();
+  // fft_type IRFFT is 3, transpose_a TRANSPOSE is 2 (0 is TRANSPOSE_INVALID).
+  const auto& insts = proto->computations(0).instructions();
+  EXPECT_EQ(insts[3].fft_type(), 3);
+  EXPECT_EQ(insts[4].triangular_solve_options().transpose_a(), 2);
+  EXPECT_TRUE(insts[5].cholesky_options().lower());
+  absl::StatusOr<std::unique_ptr<Module>> m =
+      ImportHloProto(proto->SerializeAsString(), "m.pb");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ExpectPrintsLikeText(**m, kText);
+  // An unset transpose_a is refused.
+  proto->mutable_computations(0)
+      ->mutable_instructions(4)
+      ->mutable_triangular_solve_options()
+      ->set_transpose_a(0);
+  absl::StatusOr<std::unique_ptr<Module>> bad =
+      ImportHloProto(proto->SerializeAsString(), "m.pb");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("invalid transpose_a 0"),
+            std::string::npos)
+      << bad.status();
+  // So is an fft_type beyond IRFFT.
+  proto->mutable_computations(0)
+      ->mutable_instructions(4)
+      ->mutable_triangular_solve_options()
+      ->set_transpose_a(1);
+  proto->mutable_computations(0)->mutable_instructions(3)->set_fft_type(7);
+  bad = ImportHloProto(proto->SerializeAsString(), "m.pb");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("unknown fft type 7"),
+            std::string::npos)
+      << bad.status();
+}
+
 }  // namespace
 }  // namespace aotc

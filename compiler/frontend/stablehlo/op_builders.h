@@ -5,7 +5,8 @@
 // operations and those with simple attributes, calls and custom calls;
 // build_compound_ops.cc those with dimension numbers, windows or reducers;
 // build_regions.cc while, if and case; build_quantized.cc the rules for
-// quantized tensors.
+// quantized tensors; build_linalg_ops.cc fft, triangular_solve and
+// cholesky.
 #ifndef AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 #define AOTC_COMPILER_FRONTEND_STABLEHLO_OP_BUILDERS_H_
 
@@ -100,6 +101,10 @@ struct OpBuilders {
   static absl::StatusOr<Instruction*> Quantized(OpBuild& b, OpBuilder build);
   static absl::StatusOr<Instruction*> UniformQuantize(OpBuild& b);
   static absl::StatusOr<Instruction*> UniformDequantize(OpBuild& b);
+  // build_linalg_ops.cc.
+  static absl::StatusOr<Instruction*> Fft(OpBuild& b);
+  static absl::StatusOr<Instruction*> TriangularSolve(OpBuild& b);
+  static absl::StatusOr<Instruction*> Cholesky(OpBuild& b);
 };
 
 }  // namespace aotc::shlo

@@ -151,6 +151,12 @@ absl::Status HloParser::ParseModeledAttribute(std::string_view key,
     case AttributeKind::kFusionKind:
       return ParseEnumName(FusionKindFromName, "a fusion kind", "fusion kind",
                            std::get<FusionKind*>(field));
+    case AttributeKind::kFftType:
+      return ParseEnumName(FftTypeFromName, "an fft type", "fft type",
+                           std::get<FftType*>(field));
+    case AttributeKind::kTranspose:
+      return ParseEnumName(TransposeKindFromName, "a transpose kind",
+                           "transpose kind", std::get<TransposeKind*>(field));
     case AttributeKind::kShapeList: {
       RETURN_IF_ERROR(Expect(TokenKind::kLbrace));
       std::vector<Shape> shapes;

@@ -223,6 +223,32 @@ c2 {
 })");
 }
 
+TEST(PrinterTest, LinalgAttributesPrintAsXlaWritesThem) {
+  constexpr char kLinalg[] = R"(HloModule linalg
+ENTRY e {
+  x = f32[3,8] parameter(0)
+  a = c64[2,4,4] parameter(1)
+  b = c64[2,4,3] parameter(2)
+  f = c64[3,5] fft(x), fft_type=RFFT, fft_length={3,8}
+  s = c64[2,4,3] triangular-solve(a, b), left_side=true, lower=false, transpose_a=ADJOINT
+  d = c64[2,4,3] triangular-solve(a, b), left_side=true, transpose_a=NO_TRANSPOSE
+  ROOT c = c64[2,4,4] cholesky(a), lower=true
+})";
+  ExpectStable(kLinalg);
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseHloText(kLinalg, "t.hlo");
+  ASSERT_TRUE(m.ok()) << m.status();
+  const std::string text = PrintModule(**m);
+  // fft's attributes always; the others only when not the default.
+  EXPECT_NE(text.find("fft_type=RFFT, fft_length={3,8}"), std::string::npos);
+  EXPECT_NE(text.find("left_side=true, transpose_a=ADJOINT"),
+            std::string::npos);
+  EXPECT_EQ(text.find("lower=false"), std::string::npos);
+  EXPECT_EQ(text.find("NO_TRANSPOSE"), std::string::npos);
+  EXPECT_NE(text.find("cholesky(%a), lower=true"),
+            std::string::npos)
+      << text;
+}
+
 TEST(PrinterTest, Literals) {
   auto m = Parse(R"(HloModule m
 ENTRY e {

@@ -263,6 +263,20 @@ void ExportAttributes(const Instruction& inst, xla::HloInstructionProto* p) {
     if (a.k.has_value()) p->set_k(*a.k);
     p->set_largest(a.largest);
   }
+  if (inst.opcode() == Opcode::kFft) {
+    p->set_fft_type(static_cast<int>(a.fft_type));
+    for (int64_t n : a.fft_length) p->add_fft_length(n);
+  }
+  if (inst.opcode() == Opcode::kTriangularSolve) {
+    auto* o = p->mutable_triangular_solve_options();
+    o->set_left_side(a.left_side);
+    o->set_lower(a.lower);
+    o->set_unit_diagonal(a.unit_diagonal);
+    o->set_transpose_a(static_cast<int>(a.transpose_a) + 1);
+  }
+  if (inst.opcode() == Opcode::kCholesky) {
+    p->mutable_cholesky_options()->set_lower(a.lower);
+  }
   for (int64_t d : a.dimensions) p->add_dimensions(d);
   for (const SliceDim& s : a.slice) {
     auto* sd = p->add_slice_dimensions();
