@@ -159,15 +159,20 @@ TEST(CompareTest, ABudgetReplacesTheTolerance) {
   EXPECT_TRUE(std::isinf(c.max_error_ratio));
 }
 
-// The oracle's value and budgets of `hlo` on f32 vector arguments.
-OracleValue Oracle(const char* hlo, const std::vector<std::vector<float>>& xs) {
+// The oracle's value and budgets of `hlo` on `args`.
+OracleValue Oracle(const char* hlo, const std::vector<Literal>& args) {
   auto module = ParseHloText(hlo, "m.hlo");
   EXPECT_TRUE(module.ok()) << module.status();
-  std::vector<Literal> args;
-  for (const auto& x : xs) args.push_back(Array<PrimitiveType::kF32>(x));
   auto oracle = EvaluateOracle(**module, args);
   EXPECT_TRUE(oracle.ok()) << oracle.status();
   return *std::move(oracle);
+}
+
+// The same on f32 vector arguments.
+OracleValue Oracle(const char* hlo, const std::vector<std::vector<float>>& xs) {
+  std::vector<Literal> args;
+  for (const auto& x : xs) args.push_back(Array<PrimitiveType::kF32>(x));
+  return Oracle(hlo, args);
 }
 
 // Compares f32 values with the oracle's first result.
@@ -274,19 +279,16 @@ ENTRY e {
   for (float shift : {-1.0f, 0.0f}) {
     std::vector<float> x(65536);
     for (float& v : x) v = 2 * next() + shift;
-    auto module = ParseHloText(hlo, "m.hlo");
-    ASSERT_TRUE(module.ok()) << module.status();
     Literal arg(Shape::Array(PrimitiveType::kF32, {1, 65536}));
     for (int i = 0; i < 65536; ++i) arg.Set<float>(i, x[i]);
     std::vector<Literal> args;
     args.push_back(std::move(arg));
-    auto o = EvaluateOracle(**module, args);
-    ASSERT_TRUE(o.ok()) << o.status();
+    const OracleValue o = Oracle(hlo, args);
     float acc[16] = {};
     for (int i = 0; i < 65536; ++i) acc[i % 16] += x[i];
     float sum = 0;
     for (float a : acc) sum += a;
-    const Comparison c = Against(*o, {sum});
+    const Comparison c = Against(o, {sum});
     EXPECT_EQ(c.mismatches, 0) << "shift " << shift << ": " << c.first_mismatch;
     EXPECT_GT(c.max_abs_error, 0) << "the test should exercise rounding";
   }

@@ -15,6 +15,7 @@
 #include "codegen/tests/codegen_test_util.h"
 #include "compiler/evaluator/evaluator_test_util.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/frontend/stablehlo/stablehlo_e2e_test_util.h"
 #include "gmock/gmock.h"
 
 namespace aotc {
@@ -23,19 +24,8 @@ namespace {
 using ::testing::HasSubstr;
 using P = PrimitiveType;
 
-std::vector<Literal> CompileChecked(const std::string& text,
-                                    const std::vector<Literal>& args) {
-  codegen::testing::ExpectMatchesEvaluator(text, args);
-  auto results = codegen::testing::CompileAndRun(text, args);
-  EXPECT_TRUE(results.ok()) << results.status();
-  return results.ok() ? std::move(*results) : std::vector<Literal>{};
-}
-
-std::string LoadError(const std::string& text) {
-  auto m = LoadModuleFromString(text, "bad.mlir");
-  EXPECT_FALSE(m.ok());
-  return m.ok() ? "" : std::string(m.status().message());
-}
+using shlo_testing::CompileChecked;
+using shlo_testing::LoadError;
 
 // `%r = <op> %a, %b : (T, T) -> R` as a module of two parameters.
 std::string Binary(const std::string& op, const std::string& t,

@@ -13,6 +13,7 @@
 #include "codegen/tests/codegen_test_util.h"
 #include "compiler/evaluator/evaluator_test_util.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/frontend/stablehlo/stablehlo_e2e_test_util.h"
 #include "gmock/gmock.h"
 
 namespace aotc {
@@ -21,21 +22,8 @@ namespace {
 using ::testing::HasSubstr;
 using P = PrimitiveType;
 
-// Compiled results of `text` on `args`, after checking the compiled code
-// against the evaluator.
-std::vector<Literal> CompileChecked(const std::string& text,
-                                   const std::vector<Literal>& args) {
-  codegen::testing::ExpectMatchesEvaluator(text, args);
-  auto results = codegen::testing::CompileAndRun(text, args);
-  EXPECT_TRUE(results.ok()) << results.status();
-  return results.ok() ? std::move(*results) : std::vector<Literal>{};
-}
-
-std::string LoadError(const std::string& text) {
-  auto m = LoadModuleFromString(text, "bad.mlir");
-  EXPECT_FALSE(m.ok());
-  return m.ok() ? "" : std::string(m.status().message());
-}
+using shlo_testing::CompileChecked;
+using shlo_testing::LoadError;
 
 constexpr char kQ[] = "!quant.uniform<i8:f32, 0.1:-3>";
 
