@@ -173,8 +173,9 @@ ENTRY e {
   for (int q = 0; q < batch; ++q) {
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
-        if (j > i)
+        if (j > i) {
           EXPECT_EQ(l[q * n * n + i * n + j], C(0));
+        }
         C s = 0;
         for (int p = 0; p < n; ++p) {
           s += l[q * n * n + i * n + p] * std::conj(l[q * n * n + j * n + p]);
