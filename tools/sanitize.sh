@@ -26,7 +26,7 @@ ninja -C "$build" all
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
-(cd "$build" && ctest --output-on-failure -j "$(nproc)" -LE fuzz \
+(cd "$build" && ctest --output-on-failure -j "$(nproc)" -LE 'fuzz|python' \
   -E '^(Shard/CorpusEvalTest|Shard/CorpusCodegenTest|CorpusRoundTripTest|bench_smoke|cmake_integration/|conformance/)' \
   "$@") || status=$?
 "$root/tools/fuzz.sh" smoke -j "$(nproc)" || status=$?

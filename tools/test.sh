@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Sets up (everything the tests need: tools/setup-deps.sh --all), builds
-# everything and runs the whole test suite with CTest.
+# Sets up (everything the tests need: tools/setup-deps.sh --all and
+# tools/setup-python.sh), builds everything and runs the whole test suite
+# with CTest.
 # The corpus tests read ../shared/hlo-corpus beside the checkout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 AOTC_DEPS=--all "$root/tools/build.sh"
+# The Python environment of the model-zoo and Python tests (JAX, Keras, ...).
+# Without it those tests say SKIPPED (and fail under .ci/run).
+"$root/tools/setup-python.sh" || echo "test: no Python test environment; its tests will say SKIPPED" >&2
 cd "$root/build"
 ctest --output-on-failure -j "$(nproc)" "$@"

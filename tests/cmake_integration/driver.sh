@@ -15,6 +15,7 @@
 # logs to WORK_DIR; the first failing step stops the test with a message
 # naming the step, followed by the end of its log. Exit code 77 means skipped.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../skip.sh"
 
 die() {
   echo "cmake_integration: FAILED: $*" >&2
@@ -116,8 +117,7 @@ step_subdirectory() {
   local source=$1 work=$2 aotc_source=$3 target=$4
   local build="$work/subdirectory"
   if ! command -v "$AOTC_NINJA" >/dev/null 2>&1; then
-    echo "cmake_integration: skipped: no ninja for the dry run"
-    exit 77
+    skip_test "cmake_integration: no ninja for the dry run"
   fi
   mkdir -p "$work"
   AOTC_GENERATOR=Ninja configure "$source" "$build" "$build.configure.log" \
@@ -142,8 +142,7 @@ step_subdirectory() {
 step_cross() {
   local source=$1 work=$2 prefix=$3 toolchain=$4
   if ! command -v "$AOTC_CROSS_CC" >/dev/null 2>&1; then
-    echo "cmake_integration: skipped: no $AOTC_CROSS_CC to cross-compile with"
-    exit 77
+    skip_test "cmake_integration: no $AOTC_CROSS_CC to cross-compile with"
   fi
   local build="$work/cross"
   mkdir -p "$work"
@@ -175,14 +174,12 @@ step_firmware() {
   local source=$1 work=$2 prefix=$3 check=$4 tool
   for tool in arm-none-eabi-gcc qemu-system-arm; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-      echo "cmake_integration: skipped: no $tool (tools/setup-deps.sh installs it)"
-      exit 77
+      skip_test "cmake_integration: no $tool (tools/setup-deps.sh installs it)"
     fi
   done
   if [ ! -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard \
                 -mfpu=fpv4-sp-d16 -print-file-name=librdimon.a)" ]; then
-    echo "cmake_integration: skipped: no newlib for arm-none-eabi-gcc (libnewlib-arm-none-eabi)"
-    exit 77
+    skip_test "cmake_integration: no newlib for arm-none-eabi-gcc (libnewlib-arm-none-eabi)"
   fi
   local build="$work/cortex_m"
   mkdir -p "$work"

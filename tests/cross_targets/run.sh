@@ -14,6 +14,8 @@
 # AN386, single-precision FPU) or cortex-m3 (MPS2 AN385, no FPU). A missing
 # cross compiler or qemu skips the test (exit 77) with the reason.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../skip.sh"
+source "$(dirname "$0")/../skip.sh"
 target=$1 aotc=$2 gen=$3 src=$4 work=$5/$1
 
 models=(softmax gelu_mlp conv_layer depthwise_nchw while_loop f64_math integer_ops
@@ -59,8 +61,7 @@ esac
 
 for tool in "$cc" "${qemu[0]}"; do
   if ! command -v "$tool" >/dev/null; then
-    echo "SKIPPED: $tool is not installed (tools/setup-deps.sh installs it)"
-    exit 77
+    skip_test "$tool is not installed (tools/setup-deps.sh installs it)"
   fi
 done
 # The C library to link with: glibc's static archive from libc6-dev-*-cross,
@@ -70,8 +71,7 @@ case $target in
   *) clib=libc.a package="libc6-dev for $triple" ;;
 esac
 if [ ! -f "$("$cc" "${cflags[@]}" -print-file-name="$clib")" ]; then
-  echo "SKIPPED: $cc finds no $clib ($package; tools/setup-deps.sh installs it)"
-  exit 77
+  skip_test "$cc finds no $clib ($package; tools/setup-deps.sh installs it)"
 fi
 nm=$(command -v llvm-nm-19 || command -v llvm-nm)
 readelf=$(command -v llvm-readelf-19 || command -v llvm-readelf)
