@@ -287,6 +287,11 @@ cl::opt<bool> run_check(
     cl::desc("Also run the reference evaluator and compare (exit 1 on a "
              "mismatch beyond the tolerance, see docs/cli.md)"),
     cl::sub(run_cmd), cl::cat(aotc_category));
+cl::list<std::string> run_expect(
+    "expect", cl::value_desc("FILE"),
+    cl::desc("A .npy file the next result must match within the per-type "
+             "tolerance (exit 1 otherwise); one per result, in order"),
+    cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<int64_t> run_bench(
     "bench", cl::value_desc("N"), cl::init(0),
     cl::desc("Time N more runs and print the minimum and median"),
@@ -341,8 +346,8 @@ constexpr char kOverview[] =
     "[--strict-fp] "
     "[--print-ir-after-all] [--pass-timing]\n"
     "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
-    "[--output-dir DIR] [--check] [--bench N] [--threads N]\n"
-    "      [--library FILE]...\n"
+    "[--output-dir DIR] [--check] [--expect FILE]... [--bench N]\n"
+    "      [--threads N] [--library FILE]...\n"
     "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
     "[--timeout SECONDS]\n\n"
     "Run 'aotc <subcommand> --help' for a subcommand's options.\n";
@@ -462,6 +467,7 @@ int DispatchRun() {
   options.output_dir = run_output_dir;
   options.libraries.assign(run_libraries.begin(), run_libraries.end());
   options.check = run_check;
+  options.expect.assign(run_expect.begin(), run_expect.end());
   if (run_threads < 1 || run_threads > 1024) {
     std::fprintf(stderr, "aotc: error: --threads must be 1..1024\n");
     return 2;

@@ -79,6 +79,9 @@ struct RunCommandOptions {
   std::vector<std::string> libraries;
   bool check = false;      // compare with the reference evaluator
   int64_t max_work = 0;    // evaluator budget for --check; 0: no limit
+  // .npy files the results must match (one per result, in order), within
+  // the per-type tolerance: results of another compiler, a saved run.
+  std::vector<std::string> expect;
   int64_t bench = 0;       // timed runs after the first; 0: none
   int threads = 1;         // > 1: a ThreadPool as the parallel-for hook
   int opt_level = 2;

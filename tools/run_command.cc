@@ -16,10 +16,12 @@
 #include "codegen/jit/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
+#include "compiler/support/file_io.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "tools/commands.h"
 #include "tools/compare.h"
+#include "tools/npy.h"
 #include "tools/thread_pool.h"
 
 namespace aotc {
@@ -77,6 +79,54 @@ bool Check(const Module& module, const std::vector<Literal>& args,
     if (c.ok()) {
       absl::StrAppend(&line, "ok");
       // NaN matches NaN: say how much of the agreement that is.
+      if (c.both_nan > 0) {
+        absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
+                        " elements NaN on both sides)");
+      }
+    } else {
+      absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
+                      " elements; first ", c.first_mismatch);
+      ok = false;
+    }
+    std::printf("%s\n", line.c_str());
+  }
+  return ok;
+}
+
+// Compares every result with its --expect file; prints one line per result.
+// Returns false on any mismatch (or sets *error: a file that cannot be read
+// or does not fit its result).
+bool CheckExpected(const std::vector<Literal>& results,
+                   const std::vector<std::string>& files, absl::Status* error) {
+  if (files.size() != results.size()) {
+    *error = absl::InvalidArgumentError(
+        absl::StrCat("--expect gives ", files.size(), " file(s), but the model "
+                     "has ", results.size(), " result(s)"));
+    return false;
+  }
+  bool ok = true;
+  for (size_t k = 0; k < results.size(); ++k) {
+    absl::StatusOr<std::string> bytes = ReadFile(files[k]);
+    if (!bytes.ok()) {
+      *error = bytes.status();
+      return false;
+    }
+    absl::StatusOr<Literal> expected =
+        ReadNpyFor(*bytes, files[k], results[k].shape(),
+                   absl::StrCat("result ", k));
+    if (!expected.ok()) {
+      *error = expected.status();
+      return false;
+    }
+    const Tolerance tol = DefaultTolerance(results[k].shape().element_type());
+    const Comparison c = CompareLiterals(results[k], *expected, tol);
+    std::string line = absl::StrCat(
+        "expect result", k, " (", files[k], "): max abs error ",
+        c.max_abs_error, ", max rel error ", c.max_rel_error,
+        " (tolerance abs ", tol.abs, " + rel ", tol.rel, ", at most ",
+        absl::StrFormat("%.3g", c.max_error_ratio), " of it): ");
+    if (c.ok()) {
+      absl::StrAppend(&line, "ok");
       if (c.both_nan > 0) {
         absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
                         " elements NaN on both sides)");
@@ -174,6 +224,16 @@ int RunRun(const RunCommandOptions& options) {
                 ms[ms.size() / 2]);
   }
 
+  bool differ = false;
+  if (!options.expect.empty()) {
+    absl::Status error;
+    if (!CheckExpected(results, options.expect, &error)) {
+      if (!error.ok()) return ReportError(error);
+      std::fprintf(stderr, "aotc: error: results differ from the --expect "
+                           "files beyond the tolerance\n");
+      differ = true;
+    }
+  }
   if (options.check) {
     absl::Status error;
     if (!Check(**module, *args, results, options.max_work,
@@ -181,10 +241,10 @@ int RunRun(const RunCommandOptions& options) {
       if (!error.ok()) return ReportError(error);
       std::fprintf(stderr, "aotc: error: results differ from the reference "
                            "evaluator beyond the error budget\n");
-      return 1;
+      differ = true;
     }
   }
-  return 0;
+  return differ ? 1 : 0;
 }
 
 }  // namespace aotc
