@@ -10,7 +10,9 @@ binary; load links the object with the aotc runtime using the C compiler and
 calls it through ctypes. See docs/python.md.
 """
 
-from aotc.compiler import CompiledModel, compile  # pylint: disable=redefined-builtin
+# aotc.compile shadows the built-in compile() in this namespace only, as
+# re.compile does.
+from aotc.compiler import CompiledModel, compile
 from aotc.errors import AotcError, CompileError, LoadError, RunError
 from aotc.exporter import Exported, Parameter, export
 from aotc.loader import Model, TensorSpec, load

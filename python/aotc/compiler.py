@@ -86,7 +86,7 @@ def compile_command(path, out_dir, aotc=None, **options):
     return command
 
 
-def compile(path, out_dir, *, aotc=None, **options):  # pylint: disable=redefined-builtin
+def compile(path, out_dir, *, aotc=None, **options):
     """Compiles the model at `path` (HLO text, HloModuleProto or StableHLO).
 
     Writes NAME.o, NAME.h and NAME.json into out_dir (created if missing) and

@@ -38,7 +38,7 @@ def numpy_dtype(element_type):
     if attribute is None:
         return None
     try:
-        import ml_dtypes  # pylint: disable=import-outside-toplevel
+        import ml_dtypes
     except ImportError:
         return None
     kind = getattr(ml_dtypes, attribute, None)

@@ -49,7 +49,7 @@ class Exported:
         unless weights=None) and returns their leaves that are entry
         parameters, as numpy arrays of their own dtype (nothing converted).
         """
-        import jax  # pylint: disable=import-outside-toplevel
+        import jax
         if self.weights == "constants":
             args = args[1:]
         leaves, treedef = jax.tree_util.tree_flatten(args)
@@ -92,7 +92,7 @@ def export(fn, *example_args, path, form="hlo", weights="constants"):
     see the module's docstring. Returns an Exported naming the entry
     parameters in order; Exported.flatten(*args) gives the arrays to pass.
     """
-    import jax  # pylint: disable=import-outside-toplevel
+    import jax
     if form not in _FORMS:
         raise ValueError(f"form must be one of {_FORMS}, not {form!r}")
     if weights not in _WEIGHTS:

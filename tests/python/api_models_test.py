@@ -58,8 +58,9 @@ def cnn_params(rng):
     return {
         "conv1": {"kernel": rng.standard_normal((3, 3, 3, 8), np.float32) * 0.3,
                   "bias": rng.standard_normal((8,), np.float32) * 0.1},
-        "conv2": {"kernel": rng.standard_normal((3, 3, 8, 16), np.float32) * 0.2,
-                  "bias": rng.standard_normal((16,), np.float32) * 0.1},
+        "conv2": {
+            "kernel": rng.standard_normal((3, 3, 8, 16), np.float32) * 0.2,
+            "bias": rng.standard_normal((16,), np.float32) * 0.1},
         "dense": {"kernel": rng.standard_normal((16, 10), np.float32) * 0.3},
     }
 
@@ -123,6 +124,31 @@ class ModelsTest(unittest.TestCase):
         rng = np.random.default_rng(2)
         image = rng.standard_normal((2, 16, 16, 3), np.float32)
         self.check_model("cnn", cnn, cnn_params(rng), (image,), ["image"])
+
+    def test_no_weights(self):
+        """weights=None: every argument is an input, named after fn's own."""
+        def affine(x, scale):
+            return x * scale + 1
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        scale = np.float32(0.5)
+        exported = aotc.export(affine, x, scale, weights=None,
+                               path=os.path.join(self.work, "affine.hlo"))
+        self.assertEqual([(p.name, p.shape) for p in exported.parameters],
+                         [("x", (2, 3)), ("scale", ())])
+        model = aotc.load(aotc.compile(
+            exported.path, os.path.join(self.work, "affine")).out_dir)
+        np.testing.assert_array_equal(
+            model(*exported.flatten(x, scale)), x * 0.5 + 1)
+
+    def test_export_arguments(self):
+        path = os.path.join(self.work, "unused.hlo")
+        with self.assertRaisesRegex(ValueError, "form must be one of"):
+            aotc.export(mlp, {}, path=path, form="onnx")
+        with self.assertRaisesRegex(ValueError, "weights must be one of"):
+            aotc.export(mlp, {}, path=path, weights="const")
+        with self.assertRaisesRegex(ValueError, "needs the weights as the "
+                                    "first example argument"):
+            aotc.export(mlp, path=path)
 
     def test_threads(self):
         """A large product splits over the threads a call asks for."""
