@@ -1,11 +1,12 @@
-"""A JAX MLP and a CNN through aotc.export, aotc.compile and aotc.load.
+"""JAX models through aotc.export, aotc.compile and aotc.load.
 
 Each model is exported in every form (HLO text, HloModuleProto, StableHLO)
 with its weights as constants and as parameters, compiled, loaded and called
 on seeded inputs; the result must match jax.jit's on XLA:CPU within
-api_util.RELATIVE_TOLERANCE. A mutated weight must be caught by the same
-check, and a large product run on two threads must start threads and give
-the one-thread result.
+api_util.RELATIVE_TOLERANCE. A small Keras model goes the same way through
+its stateless_call. A mutated weight must be caught by the same check, and a
+large product run on two threads must start threads and give the one-thread
+result.
 """
 
 import os
@@ -124,6 +125,36 @@ class ModelsTest(unittest.TestCase):
         rng = np.random.default_rng(2)
         image = rng.standard_normal((2, 16, 16, 3), np.float32)
         self.check_model("cnn", cnn, cnn_params(rng), (image,), ["image"])
+
+    def test_keras(self):
+        """A Keras model (JAX backend) through stateless_call: its trainable
+        and non-trainable variables are the weights pytree."""
+        import keras
+        model = keras.Sequential([
+            keras.Input((8, 8, 3)),
+            keras.layers.Conv2D(4, 3, activation="gelu"),
+            keras.layers.BatchNormalization(),
+            keras.layers.GlobalAveragePooling2D(),
+            keras.layers.Dense(5)])
+        params = ([v.value for v in model.trainable_variables],
+                  [v.value for v in model.non_trainable_variables])
+
+        def keras_fn(params, x):
+            return model.stateless_call(params[0], params[1], x)[0]
+        x = np.random.default_rng(4).standard_normal((2, 8, 8, 3), np.float32)
+        want = np.asarray(model(x))
+        for weights in WEIGHTS:
+            with self.subTest(weights=weights):
+                stem = f"keras_{weights}"
+                exported = aotc.export(
+                    keras_fn, params, x, weights=weights,
+                    path=os.path.join(self.work, stem + ".hlo"))
+                model_c = aotc.load(aotc.compile(
+                    exported.path, os.path.join(self.work, stem)).out_dir)
+                error = api_util.max_relative_error(
+                    model_c(*exported.flatten(params, x)), want)
+                print(f"{stem}: max error {error:.2e} of the largest output")
+                self.assertLessEqual(error, api_util.RELATIVE_TOLERANCE)
 
     def test_no_weights(self):
         """weights=None: every argument is an input, named after fn's own."""
