@@ -11,6 +11,9 @@
 # aotc run-time library (aotc::runtime), so a program only needs
 # `target_link_libraries(app PRIVATE <target>)` and `#include "<NAME>.h"`.
 #
+# The model file may be the OUTPUT of an add_custom_command() in the same
+# directory, such as a script that exports it from JAX (samples/jax_to_c).
+#
 # NAME is the C prefix of every generated symbol (`<NAME>_run`) and the stem of
 # the generated files. It defaults to <target> when that is a valid C
 # identifier; otherwise NAME is required. TARGET_TRIPLE, CPU and FEATURES
@@ -87,7 +90,10 @@ function(add_compiled_model target)
   endif()
   get_filename_component(hlo "${ARG_HLO}" ABSOLUTE
                          BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-  if(NOT EXISTS "${hlo}" OR IS_DIRECTORY "${hlo}")
+  # A model file that an add_custom_command() of this directory generates
+  # (an export script, say) need not exist yet: the build makes it first.
+  get_source_file_property(generated "${hlo}" GENERATED)
+  if(IS_DIRECTORY "${hlo}" OR (NOT EXISTS "${hlo}" AND NOT generated))
     message(FATAL_ERROR "${where}: HLO file not found: ${hlo}")
   endif()
 

@@ -7,8 +7,9 @@
 #                        [RESOURCE_LOCK r...])
 #
 # The script sees AOTC (the aotc binary), AOTC_SOURCE_DIR, AOTC_BUILD_DIR,
-# AOTC_SHARED_DIR and the user-side package python/ on PYTHONPATH. Tests get
-# the label "python".
+# AOTC_SHARED_DIR and the user-side package python/ on PYTHONPATH; byte code
+# goes to the build tree's pycache/, never beside the sources. Tests get the
+# label "python".
 set(AOTC_VENV "${CMAKE_BINARY_DIR}/venv" CACHE PATH
     "Python environment of the tests (tools/setup-python.sh)")
 
@@ -23,7 +24,7 @@ function(aotc_add_python_test)
             ${PT_SCRIPT} ${PT_ARGS})
   set_tests_properties(${PT_NAME} PROPERTIES
     LABELS python TIMEOUT ${PT_TIMEOUT} SKIP_RETURN_CODE 77
-    ENVIRONMENT "AOTC=$<TARGET_FILE:aotc>;AOTC_SOURCE_DIR=${PROJECT_SOURCE_DIR};AOTC_BUILD_DIR=${CMAKE_BINARY_DIR};AOTC_SHARED_DIR=${AOTC_SHARED_DIR};PYTHONPATH=${PROJECT_SOURCE_DIR}/python;KERAS_BACKEND=jax;TF_CPP_MIN_LOG_LEVEL=3")
+    ENVIRONMENT "AOTC=$<TARGET_FILE:aotc>;AOTC_SOURCE_DIR=${PROJECT_SOURCE_DIR};AOTC_BUILD_DIR=${CMAKE_BINARY_DIR};AOTC_SHARED_DIR=${AOTC_SHARED_DIR};PYTHONPATH=${PROJECT_SOURCE_DIR}/python;KERAS_BACKEND=jax;TF_CPP_MIN_LOG_LEVEL=3;PYTHONPYCACHEPREFIX=${CMAKE_BINARY_DIR}/pycache")
   foreach(prop FIXTURES_SETUP FIXTURES_REQUIRED RESOURCE_LOCK)
     if(PT_${prop})
       set_property(TEST ${PT_NAME} APPEND PROPERTY ${prop} ${PT_${prop}})

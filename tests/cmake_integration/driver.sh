@@ -4,6 +4,7 @@
 #
 #   driver.sh install BUILD_DIR PREFIX
 #   driver.sh project NAME SOURCE_DIR WORK_DIR CHECK_FILE PROGRAM [CMAKE_ARG...]
+#   driver.sh python-project VENV NAME SOURCE_DIR WORK_DIR CHECK_FILE PROGRAM [CMAKE_ARG...]
 #   driver.sh symbols OBJECT:NAME...
 #   driver.sh subdirectory SOURCE_DIR WORK_DIR AOTC_SOURCE_DIR TARGET
 #   driver.sh cross SOURCE_DIR WORK_DIR PREFIX TOOLCHAIN_FILE
@@ -93,6 +94,18 @@ step_project() {
   cat "$build.run.log"
   run_step "check the output of $name against $check" "$build.check.log" \
     "$AOTC_FILECHECK" "$check" --input-file "$build.run.log"
+}
+
+# `project` for a sample whose export step runs Python: VENV is the test
+# environment (tools/setup-python.sh), whose Python the sample gets as
+# AOTC_SAMPLE_PYTHON; skipped without it.
+step_python_project() {
+  local venv=$1
+  shift
+  if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.aotc-requirements" ]; then
+    skip_test "cmake_integration: no Python test environment at $venv (tools/setup-python.sh makes it)"
+  fi
+  step_project "$@" -DAOTC_SAMPLE_PYTHON="$venv/bin/python"
 }
 
 # Checks the symbols of models built by an earlier `project` step: each
@@ -233,6 +246,7 @@ shift
 case "$step" in
   install) step_install "$@" ;;
   project) step_project "$@" ;;
+  python-project) step_python_project "$@" ;;
   symbols) step_symbols "$@" ;;
   subdirectory) step_subdirectory "$@" ;;
   cross) step_cross "$@" ;;
