@@ -13,6 +13,7 @@
 #include "compiler/evaluator/oracle.h"
 #include "compiler/evaluator/oracle_internal.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/support/status_macros.h"
 
 namespace aotc::eval::internal {
 // ---------------------------------------------------------------------------
@@ -403,6 +404,59 @@ PrimitiveType AccumulatorType(PrimitiveType type) {
                                      : PrimitiveType::kF32;
 }
 
+// x_k^2 / s^2 with s = max |x_k| (1 when x is all zero), so that the squares
+// neither overflow nor, but for elements 1e-19 below the largest, underflow in
+// x's type. Returns s (+inf when x holds an infinity).
+double ScaledSquares(const Literal& x, Literal* out) {
+  double s = 0;
+  for (int64_t i = 0; i < x.element_count(); ++i) {
+    s = std::max(s, std::fabs(GetPart(x, i, 0)));
+  }
+  if (s == 0) s = 1;
+  *out = Literal(x.shape());
+  if (!std::isfinite(s)) return s;
+  for (int64_t i = 0; i < x.element_count(); ++i) {
+    const double r = GetPart(x, i, 0) / s;
+    SetPart(*out, i, 0, r * r);
+  }
+  return s;
+}
+
+// The error a real product receives from one operand's budgets `b` (the
+// lhs's when `lhs_budget`), the other operand's values being `w`: sum_k w_k
+// e_k with |e_k| <= b_k. The worst case, sum |w_k| b_k, grows by the l1 norm
+// of the weights at every layer (some 40x for a 3x3x256 convolution of
+// random weights) while the values do not, so a budget that followed it
+// would accept anything a few layers into a deep network. Errors of
+// different elements do not line up with the weights' signs: the budget is
+// the larger of |sum w_k b_k|, the errors' common part (the same error in
+// every element, from a shared scale, say; the whole of it for sums and
+// averages), and sqrt(sum w_k^2 b_k^2), their independent parts. Both grow
+// as the values do.
+absl::StatusOr<Literal> CarriedBudget(const Instruction& inst,
+                                      const Literal& b, const Literal& w,
+                                      bool lhs_budget,
+                                      const DispatchFn& dispatch) {
+  auto product = [&](const Literal& x, const Literal& y) {
+    return lhs_budget ? dispatch(inst, {&x, &y}) : dispatch(inst, {&y, &x});
+  };
+  ASSIGN_OR_RETURN(Literal common, product(b, w));
+  Literal b2, w2;
+  const double sb = ScaledSquares(b, &b2), sw = ScaledSquares(w, &w2);
+  if (!std::isfinite(sb) || !std::isfinite(sw)) {
+    Fill(common, kInf);
+    return common;
+  }
+  ASSIGN_OR_RETURN(const Literal squares, product(b2, w2));
+  Literal out(common.shape());
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    SetBudget(out, i, 0,
+              std::max(std::fabs(GetPart(common, i, 0)),
+                       std::sqrt(GetPart(squares, i, 0)) * sb * sw));
+  }
+  return out;
+}
+
 std::optional<Literal> ProductBudget(const Instruction& inst, Operands operands,
                                      absl::Span<const Literal* const> budgets,
                                      const Literal& value,
@@ -420,14 +474,31 @@ std::optional<Literal> ProductBudget(const Instruction& inst, Operands operands,
   if (budgets[0] != nullptr || budgets[1] != nullptr) {
     const Literal ba = BudgetMagnitudes(a, budgets[0]);
     const Literal bb = BudgetMagnitudes(b, budgets[1]);
-    absl::StatusOr<Literal> t1 = dispatch(inst, {&abs_a, &bb});
-    absl::StatusOr<Literal> t2 = dispatch(inst, {&ba, &abs_b});
-    absl::StatusOr<Literal> t3 = dispatch(inst, {&ba, &bb});
-    if (!t1.ok() || !t2.ok() || !t3.ok()) return UnknownBudget(value.shape());
+    // Terms: a's budgets times b, b's times a, and the second-order product
+    // of the two budgets. Complex products keep the worst case.
+    std::vector<Literal> terms;
+    const bool complex = IsComplex(a.shape().element_type()) ||
+                         IsComplex(b.shape().element_type());
+    for (int side = 0; side < 2; ++side) {
+      if (budgets[side] == nullptr) continue;
+      absl::StatusOr<Literal> t =
+          complex ? (side == 0 ? dispatch(inst, {&ba, &abs_b})
+                               : dispatch(inst, {&abs_a, &bb}))
+                  : CarriedBudget(inst, side == 0 ? ba : bb,
+                                  side == 0 ? b : a, side == 0, dispatch);
+      if (!t.ok()) return UnknownBudget(value.shape());
+      terms.push_back(*std::move(t));
+    }
+    if (budgets[0] != nullptr && budgets[1] != nullptr) {
+      absl::StatusOr<Literal> t = dispatch(inst, {&ba, &bb});
+      if (!t.ok()) return UnknownBudget(value.shape());
+      terms.push_back(*std::move(t));
+    }
     carried = Literal(value.shape());
     for (int64_t i = 0; i < value.element_count(); ++i) {
-      SetBudget(*carried, i, 0,
-                GetPart(*t1, i, 0) + GetPart(*t2, i, 0) + GetPart(*t3, i, 0));
+      double sum = 0;
+      for (const Literal& t : terms) sum += GetPart(t, i, 0);
+      SetBudget(*carried, i, 0, sum);
     }
   }
   return SumBudget(value, *mag, carried ? &*carried : nullptr,

@@ -219,6 +219,42 @@ ENTRY e {
   EXPECT_LE(oracle.bounds[0].Get<double>(0), want * (1 + 0x1p-20));
 }
 
+TEST(OracleTest, ProductsCarryBudgetsAsCommonAndIndependentParts) {
+  // x = exp(0) = 1 four times, each with exp's budget b; then x . w for
+  // w = [1, -1, 1, -1] (sum 0) and w = [1, 1, 1, 1] (sum 4). The carried
+  // budget is max(|sum w_k b|, sqrt(sum w_k^2 b^2)): 2b for the alternating
+  // column (the worst case would be 4b, and grow by the weights' l1 norm at
+  // every layer) and 4b for the sum, whose errors may all be the same.
+  // Each adds the product's own rounding: 2^-24 (2 sqrt(4) + 2) 4
+  // (1 + 4 * 2^-24) plus an ulp of the result (0 and 4).
+  AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
+HloModule m
+ENTRY e {
+  c = f32[4] parameter(0)
+  x = f32[4] exponential(c)
+  w = f32[4,2] parameter(1)
+  d = f32[2] dot(x, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = (f32[4], f32[2]) tuple(x, d)
+}
+)"));
+  Literal w(Shape::Array(PrimitiveType::kF32, {4, 2}));
+  for (int k = 0; k < 4; ++k) {
+    w.Set<float>(2 * k, k % 2 == 0 ? 1.0f : -1.0f);
+    w.Set<float>(2 * k + 1, 1.0f);
+  }
+  std::vector<Literal> args;
+  args.push_back(Vec<PrimitiveType::kF32>({0, 0, 0, 0}));
+  args.push_back(std::move(w));
+  AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
+  const double b = oracle.bounds[0].Get<double>(0);
+  EXPECT_GT(b, 0.0);
+  const double u = std::ldexp(1.0, -24);
+  const double own = u * 6 * 4 * (1 + 4 * u);
+  EXPECT_NEAR(oracle.bounds[1].Get<double>(0), own + 2 * b, 1e-6 * own);
+  EXPECT_NEAR(oracle.bounds[1].Get<double>(1),
+              own + 4 * b + std::ldexp(1.0, -21), 1e-6 * own);
+}
+
 TEST(OracleTest, BudgetsFollowCallsButNotLoops) {
   // exp inside a called computation keeps its 2 ulps (exp(0.5) = 1.6487212,
   // ulp 2^-23); the same value carried through a while loop has no budget
