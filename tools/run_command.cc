@@ -39,6 +39,25 @@ absl::StatusOr<OracleValue> Expected(const Module& module,
   return EvaluateOracle(module, args, eval_options);
 }
 
+// Prints `line` (what was compared), then ": ok" or ": MISMATCH ..." with
+// the first differing element. Returns c.ok().
+bool PrintVerdict(const Comparison& c, std::string line) {
+  absl::StrAppend(&line, ": ");
+  if (c.ok()) {
+    absl::StrAppend(&line, "ok");
+    // NaN matches NaN: say how much of the agreement that is.
+    if (c.both_nan > 0) {
+      absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
+                      " elements NaN on both sides)");
+    }
+  } else {
+    absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
+                    " elements; first ", c.first_mismatch);
+  }
+  std::printf("%s\n", line.c_str());
+  return c.ok();
+}
+
 // Compares every result with Expected(); prints one line per result.
 // Returns false on any mismatch.
 bool Check(const Module& module, const std::vector<Literal>& args,
@@ -75,20 +94,7 @@ bool Check(const Module& module, const std::vector<Literal>& args,
       absl::StrAppend(&line, " (", c.unchecked,
                       " elements whose inputs' uncertainty allows any value)");
     }
-    absl::StrAppend(&line, ": ");
-    if (c.ok()) {
-      absl::StrAppend(&line, "ok");
-      // NaN matches NaN: say how much of the agreement that is.
-      if (c.both_nan > 0) {
-        absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
-                        " elements NaN on both sides)");
-      }
-    } else {
-      absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
-                      " elements; first ", c.first_mismatch);
-      ok = false;
-    }
-    std::printf("%s\n", line.c_str());
+    ok = PrintVerdict(c, line) && ok;
   }
   return ok;
 }
@@ -124,19 +130,8 @@ bool CheckExpected(const std::vector<Literal>& results,
         "expect result", k, " (", files[k], "): max abs error ",
         c.max_abs_error, ", max rel error ", c.max_rel_error,
         " (tolerance abs ", tol.abs, " + rel ", tol.rel, ", at most ",
-        absl::StrFormat("%.3g", c.max_error_ratio), " of it): ");
-    if (c.ok()) {
-      absl::StrAppend(&line, "ok");
-      if (c.both_nan > 0) {
-        absl::StrAppend(&line, " (", c.both_nan, " of ", c.elements,
-                        " elements NaN on both sides)");
-      }
-    } else {
-      absl::StrAppend(&line, "MISMATCH in ", c.mismatches, " of ", c.elements,
-                      " elements; first ", c.first_mismatch);
-      ok = false;
-    }
-    std::printf("%s\n", line.c_str());
+        absl::StrFormat("%.3g", c.max_error_ratio), " of it)");
+    ok = PrintVerdict(c, line) && ok;
   }
   return ok;
 }

@@ -8,6 +8,8 @@
 #                                benchmarks and the sanitizer build need
 #                                (tools/test.sh, tools/sanitize.sh,
 #                                tools/bench.sh)
+#   tools/setup-deps.sh --python that, and python3-venv for the tests'
+#                                Python environment (tools/setup-python.sh)
 set -euo pipefail
 
 # Building aotc: the compiler, LLVM, the front ends' libraries, and
@@ -20,8 +22,12 @@ packages=(
   libabsl-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev
 )
-if [ "${1:-}" = "--all" ]; then
+if [ "${1:-}" = "--python" ]; then
+  packages+=(python3-venv)
+elif [ "${1:-}" = "--all" ]; then
   packages+=(
+    # The tests' Python environment (tools/setup-python.sh).
+    python3-venv
     # The sanitizer build and the fuzz targets.
     clang-19 libclang-rt-19-dev
     # The benchmarks and their anchors.
@@ -35,7 +41,7 @@ if [ "${1:-}" = "--all" ]; then
     gcc-arm-none-eabi libnewlib-arm-none-eabi
   )
 elif [ $# -gt 0 ]; then
-  echo "usage: tools/setup-deps.sh [--all]" >&2
+  echo "usage: tools/setup-deps.sh [--all|--python]" >&2
   exit 2
 fi
 

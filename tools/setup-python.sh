@@ -26,15 +26,7 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3 || true)
 [ -n "$py" ] || { echo "setup-python: no python3" >&2; exit 1; }
 if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "setup-python: need root or sudo to install python3-venv" >&2; exit 1; }
-    sudo="sudo"
-  fi
-  echo "setup-python: installing python3-venv" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+  "$root/tools/setup-deps.sh" --python
 fi
 
 echo "setup-python: installing the test packages into $venv" >&2
