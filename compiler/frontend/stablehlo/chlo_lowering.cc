@@ -356,6 +356,27 @@ absl::StatusOr<I*> LowerAtan(const ChloOp& op, Computation& c,
   return b.Op(Opcode::kComplex, {v, b.Neg(u)}, type);
 }
 
+// square: x * x. A complex z = x + iy squares to (x - y)(x + y) + 2xy i,
+// whose real part does not cancel as x x - y y would when |x| ~ |y|.
+absl::StatusOr<I*> LowerSquare(const ChloOp& op, Computation& c,
+                               NameUniquer& names) {
+  RETURN_IF_ERROR(CheckElementwise(op, 1, Types::kRealOrComplex));
+  E b = Builder(op, c, names);
+  I* z = op.operands[0];
+  const PrimitiveType type = op.result_shape.element_type();
+  if (!IsComplex(type)) return b.Mul(z, z);
+  const PrimitiveType part =
+      type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  I* x = b.Op(Opcode::kReal, {z}, part);
+  I* y = b.Op(Opcode::kImag, {z}, part);
+  I* re = b.Op(Opcode::kMultiply, {b.Op(Opcode::kSubtract, {x, y}, part),
+                                   b.Op(Opcode::kAdd, {x, y}, part)},
+               part);
+  I* xy = b.Op(Opcode::kMultiply, {x, y}, part);
+  I* im = b.Op(Opcode::kAdd, {xy, xy}, part);
+  return b.Op(Opcode::kComplex, {re, im}, type);
+}
+
 absl::StatusOr<I*> LowerNextAfter(const ChloOp& op, Computation& c,
                                   NameUniquer& names) {
   RETURN_IF_ERROR(CheckElementwise(op, 2, Types::kReal));
@@ -465,6 +486,7 @@ const std::vector<std::pair<std::string_view, Lowering>>& Lowerings() {
           {"sinh", SameOpcode(Opcode::kSinh, Types::kRealOrComplex)},
           {"cosh", SameOpcode(Opcode::kCosh, Types::kRealOrComplex)},
           {"atan", LowerAtan},
+          {"square", LowerSquare},
           {"next_after", LowerNextAfter},
           {"top_k", LowerTopK},
           {"mulhi", LowerMulhi},
