@@ -250,6 +250,13 @@ void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
   absl::StrAppend(out, "#define ", upper, "_NUM_ARGS ", sig.args.size(), "\n");
   absl::StrAppend(out, "#define ", upper, "_NUM_RESULTS ", sig.results.size(),
                   "\n");
+  absl::StrAppend(
+      out,
+      "\n/* Read-only bytes of the model's constant arrays (its weights) in "
+      "the\n * object, as one section holds them (the constants section when "
+      "one\n * is given), the alignment padding between arrays included. */\n");
+  absl::StrAppend(out, "#define ", upper, "_CONSTANTS_BYTES ",
+                  sig.footprint.constants_bytes, "\n");
   for (const Buffer& b : buffers) {
     const TensorInfo& t = *b.info;
     // C has no empty initializer list, so scalars get no _DIMS macro.
