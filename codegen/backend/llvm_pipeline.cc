@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetLoweringObjectFile.h"
 #include "llvm/Target/TargetMachine.h"
 
 namespace aotc::codegen {
@@ -48,6 +50,20 @@ bool IsConstantArray(const llvm::GlobalVariable& g) {
   return !g.isDeclaration() && g.isConstant();
 }
 
+// LLVM's section kind for `g`, as ConstantArray::section_class.
+int SectionClass(const llvm::GlobalVariable& g, const llvm::TargetMachine& tm) {
+  const llvm::SectionKind kind =
+      llvm::TargetLoweringObjectFile::getKindForGlobal(&g, tm);
+  if (kind.isMergeableConst4()) return 4;
+  if (kind.isMergeableConst8()) return 8;
+  if (kind.isMergeableConst16()) return 16;
+  if (kind.isMergeableConst32()) return 32;
+  if (kind.isMergeable1ByteCString()) return -1;
+  if (kind.isMergeable2ByteCString()) return -2;
+  if (kind.isMergeable4ByteCString()) return -4;
+  return 0;
+}
+
 }  // namespace
 
 void PlaceConstants(llvm::Module& m, const std::string& section) {
@@ -56,7 +72,8 @@ void PlaceConstants(llvm::Module& m, const std::string& section) {
   }
 }
 
-std::vector<ConstantArray> ConstantArrays(const llvm::Module& m) {
+std::vector<ConstantArray> ConstantArrays(const llvm::Module& m,
+                                          const llvm::TargetMachine& tm) {
   const llvm::DataLayout& dl = m.getDataLayout();
   std::vector<ConstantArray> arrays;
   for (const llvm::GlobalVariable& g : m.globals()) {
@@ -67,17 +84,21 @@ std::vector<ConstantArray> ConstantArrays(const llvm::Module& m) {
     // is; aotc gives every constant one, DataLayout decides for the rest.
     const llvm::Align align = g.getAlign().value_or(dl.getPreferredAlign(&g));
     arrays.push_back({std::max<int64_t>(bytes, 1),
-                      static_cast<int64_t>(align.value())});
+                      static_cast<int64_t>(align.value()),
+                      SectionClass(g, tm)});
   }
   return arrays;
 }
 
 int64_t SectionBytes(const std::vector<ConstantArray>& arrays) {
-  int64_t end = 0;
+  std::map<int, int64_t> ends;
   for (const ConstantArray& a : arrays) {
+    int64_t& end = ends[a.section_class];
     end = (end + a.alignment - 1) / a.alignment * a.alignment + a.bytes;
   }
-  return end;
+  int64_t total = 0;
+  for (const auto& [section_class, end] : ends) total += end;
+  return total;
 }
 
 absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,

@@ -253,8 +253,8 @@ void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
   absl::StrAppend(
       out,
       "\n/* Read-only bytes of the model's constant arrays (its weights) in "
-      "the\n * object, as one section holds them (the constants section when "
-      "one\n * is given), the alignment padding between arrays included. */\n");
+      "the\n * object, alignment padding between arrays included: the size of "
+      "the\n * constants section when one is given. */\n");
   absl::StrAppend(out, "#define ", upper, "_CONSTANTS_BYTES ",
                   sig.footprint.constants_bytes, "\n");
   for (const Buffer& b : buffers) {

@@ -80,8 +80,8 @@ constexpr std::string_view kTinyHeader =
 #define TINY_NUM_RESULTS 1
 
 /* Read-only bytes of the model's constant arrays (its weights) in the
- * object, as one section holds them (the constants section when one
- * is given), the alignment padding between arrays included. */
+ * object, alignment padding between arrays included: the size of the
+ * constants section when one is given. */
 #define TINY_CONSTANTS_BYTES 4160
 
 /* Argument 0: x, f32[2,3] */
