@@ -102,12 +102,13 @@ def run(command, what):
 def instruction_count(aotc, source):
   """The count of `aotc inspect`'s summary line, its last; the module text
   before it (hundreds of MB with the weights as constants) is not kept."""
-  last = ""
-  with subprocess.Popen([aotc, "inspect", str(source)], text=True,
+  tail = b""
+  with subprocess.Popen([aotc, "inspect", str(source)],
                         stdout=subprocess.PIPE,
                         stderr=subprocess.DEVNULL) as inspect:
-    for line in inspect.stdout:
-      last = line
+    while chunk := inspect.stdout.read(1 << 20):
+      tail = (tail + chunk)[-(1 << 20):]  # the summary lists every parameter
+  last = tail.decode(errors="replace").rstrip("\n").rpartition("\n")[2]
   match = re.match(r"module \S+: (\d+) instructions in", last)
   if inspect.returncode != 0 or not match:
     raise Failure(f"aotc inspect {source} printed no summary")
