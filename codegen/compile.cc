@@ -188,7 +188,7 @@ absl::Status CompileWhole(
   if (!options.constants_section.empty()) {
     PlaceConstants(m, options.constants_section);
   }
-  out->constants_layout_bytes = SectionBytes(ConstantArrays(m, tm));
+  out->constants_layout_bytes = SectionBytes(ConstantArrays(m));
   end_stage("LLVM optimization");
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(out->llvm_ir);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -13,7 +12,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetLoweringObjectFile.h"
 #include "llvm/Target/TargetMachine.h"
 
 namespace aotc::codegen {
@@ -50,30 +48,23 @@ bool IsConstantArray(const llvm::GlobalVariable& g) {
   return !g.isDeclaration() && g.isConstant();
 }
 
-// LLVM's section kind for `g`, as ConstantArray::section_class.
-int SectionClass(const llvm::GlobalVariable& g, const llvm::TargetMachine& tm) {
-  const llvm::SectionKind kind =
-      llvm::TargetLoweringObjectFile::getKindForGlobal(&g, tm);
-  if (kind.isMergeableConst4()) return 4;
-  if (kind.isMergeableConst8()) return 8;
-  if (kind.isMergeableConst16()) return 16;
-  if (kind.isMergeableConst32()) return 32;
-  if (kind.isMergeable1ByteCString()) return -1;
-  if (kind.isMergeable2ByteCString()) return -2;
-  if (kind.isMergeable4ByteCString()) return -4;
-  return 0;
-}
-
 }  // namespace
 
 void PlaceConstants(llvm::Module& m, const std::string& section) {
   for (llvm::GlobalVariable& g : m.globals()) {
-    if (IsConstantArray(g)) g.setSection(section);
+    if (!IsConstantArray(g)) continue;
+    g.setSection(section);
+    // An unnamed_addr constant of 4, 8, 16 or 32 bytes, or one that reads
+    // as a C string, would be mergeable: LLVM would give it a further
+    // section of the same name, numbered by a counter of the target
+    // machine, so partitions compiled on one worker's machine would number
+    // them by schedule and clash in the joined assembly. One plain section
+    // holds every array instead; the code reaches them as before.
+    g.setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::None);
   }
 }
 
-std::vector<ConstantArray> ConstantArrays(const llvm::Module& m,
-                                          const llvm::TargetMachine& tm) {
+std::vector<ConstantArray> ConstantArrays(const llvm::Module& m) {
   const llvm::DataLayout& dl = m.getDataLayout();
   std::vector<ConstantArray> arrays;
   for (const llvm::GlobalVariable& g : m.globals()) {
@@ -84,21 +75,17 @@ std::vector<ConstantArray> ConstantArrays(const llvm::Module& m,
     // is; aotc gives every constant one, DataLayout decides for the rest.
     const llvm::Align align = g.getAlign().value_or(dl.getPreferredAlign(&g));
     arrays.push_back({std::max<int64_t>(bytes, 1),
-                      static_cast<int64_t>(align.value()),
-                      SectionClass(g, tm)});
+                      static_cast<int64_t>(align.value())});
   }
   return arrays;
 }
 
 int64_t SectionBytes(const std::vector<ConstantArray>& arrays) {
-  std::map<int, int64_t> ends;
+  int64_t end = 0;
   for (const ConstantArray& a : arrays) {
-    int64_t& end = ends[a.section_class];
     end = (end + a.alignment - 1) / a.alignment * a.alignment + a.bytes;
   }
-  int64_t total = 0;
-  for (const auto& [section_class, end] : ends) total += end;
-  return total;
+  return end;
 }
 
 absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,

@@ -25,31 +25,23 @@ void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
               int size_level);
 
 // Every constant global (the model's constant arrays, and tables LLVM made)
-// goes to `section`.
+// goes to `section`, one plain read-only section (none is left mergeable).
 void PlaceConstants(llvm::Module& m, const std::string& section);
 
-// A constant global as the object holds it: its bytes and alignment, and
-// the kind of section LLVM gives it. Mergeable constants (of 4, 8, 16 or 32
-// bytes, or arrays that read as C strings) get sections of their own, also
-// under an explicit section name (one more section of that name, flagged
-// mergeable): `section_class` is 0 for the plain read-only section, else
-// the mergeable entry size (negated for strings).
+// A constant global as the object holds it: its bytes and alignment.
 struct ConstantArray {
   int64_t bytes = 0;
   int64_t alignment = 1;
-  int section_class = 0;
 };
 
 // The globals PlaceConstants moves, in module order, which is the order the
-// assembler lays them out in their sections, classified for `tm`'s object
-// files. Zero-sized globals take one byte, as LLVM emits them.
-std::vector<ConstantArray> ConstantArrays(const llvm::Module& m,
-                                          const llvm::TargetMachine& tm);
+// assembler lays them out in the section. Zero-sized globals take one byte,
+// as LLVM emits them.
+std::vector<ConstantArray> ConstantArrays(const llvm::Module& m);
 
-// The bytes of the sections holding `arrays`, one per section class: in
-// each, an array starts at the next multiple of its alignment, and the
-// section ends with its last one (ELF section sizes have no trailing
-// padding).
+// The size of one section holding `arrays` in order: each starts at the next
+// multiple of its alignment, and the section ends with the last one (ELF
+// section sizes have no trailing padding).
 int64_t SectionBytes(const std::vector<ConstantArray>& arrays);
 
 absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,

@@ -65,7 +65,7 @@ void CompilePartition(const std::string& bitcode, llvm::TargetMachine& tm,
   if (!options.constants_section.empty()) {
     PlaceConstants(m, options.constants_section);
   }
-  result->constants = ConstantArrays(m, tm);
+  result->constants = ConstantArrays(m);
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(result->optimized_bitcode);
     llvm::WriteBitcodeToFile(m, os);

@@ -72,11 +72,10 @@ struct TensorInfo {
 // the read-only bytes are in the --constants-section.
 //
 // constants_bytes is the size of the model's constant arrays (weights, and
-// the tables aotc adds) in the object, the alignment padding between arrays
-// included: constants_section_bytes when there is a --constants-section
-// (LLVM puts mergeable constants of 4 to 32 bytes into further sections of
-// that name), else what those sections would hold. The literal pools LLVM
-// makes for its instructions are not in it.
+// the tables aotc adds) as one section holds them, the alignment padding
+// between arrays included: constants_section_bytes when there is a
+// --constants-section, else what that section would hold. The literal pools
+// LLVM makes for its instructions are not in it.
 struct Footprint {
   int64_t text_bytes = 0;
   int64_t rodata_bytes = 0;
