@@ -5,14 +5,15 @@
 
 For each zoo model exported into DIR/<model>/ (tests/models/export.py;
 `ctest -R 'models/<model>/export'` exports its weights-as-parameters forms,
-`export_constants` the weights-as-constants ones), and for its HLO text with
-the weights as parameters and as constants: the instruction count `aotc inspect`
-reports, the wall time of `aotc compile` (and per 1000 instructions), the
-object's bytes, the constants' bytes (NAME_CONSTANTS_BYTES), NAME_TEMP_BYTES,
-and the minimum and median run time of `aotc run --bench N` at 1 and 2
-threads. Every timed run also compares its results with XLA:CPU's (the
-export's xla/ files, `aotc run --expect`): a model that does not match fails
-the script. The machine (CPU, avx2/avx512f) and the aotc commit come first.
+`export_constants` the weights-as-constants ones), and for its HLO text
+with the weights as parameters and as constants: the instruction count
+`aotc inspect` reports, the wall time of `aotc compile` (and per 1000
+instructions), the object's bytes, the constants' bytes
+(NAME_CONSTANTS_BYTES), NAME_TEMP_BYTES, and the minimum and median run
+time of `aotc run --bench N` at 1 and 2 threads. Every timed run also
+compares its results with XLA:CPU's (the export's xla/ files, `aotc run
+--expect`): a model that does not match fails the script. The machine (CPU,
+avx2/avx512f) and the aotc commit come first.
 
 With --runs 0 (the default) N is chosen per form so that a row's timed runs
 take about --seconds: a first run of 5 times at one thread measures the
@@ -52,7 +53,7 @@ class Failure(Exception):
 def zoo_models():
   """The zoo's model names in zoo.py's order (the framework is not loaded)."""
   sys.path.insert(0, str(SOURCE_DIR / "tests" / "models"))
-  import zoo  # pylint: disable=import-outside-toplevel
+  import zoo
   return [m.name for m in zoo.MODELS]
 
 
@@ -176,7 +177,8 @@ def measure(aotc, directory, model, form, runs, seconds):
   n = runs or PROBE_RUNS
   times = {1: timed_run(aotc, source, inputs, expected, n, 1)}
   if not runs and n * times[1][1] < seconds * 1e3:
-    n = max(PROBE_RUNS, min(100000, round(seconds * 1e3 / times[1][1])))
+    median = max(times[1][1], 1e-3)  # printed in whole microseconds
+    n = max(PROBE_RUNS, min(100000, round(seconds * 1e3 / median)))
     times[1] = timed_run(aotc, source, inputs, expected, n, 1)
   times[2] = timed_run(aotc, source, inputs, expected, n, 2)
   row["runs"] = n
