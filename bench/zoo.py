@@ -144,7 +144,9 @@ def timed_run(aotc, source, inputs, expected, runs, threads):
   for path in expected:
     command += ["--expect", str(path)]
   output, _ = run(command, f"aotc run {source} --threads {threads}")
-  matched = re.findall(r"^expect result\d+ .*: ok$", output, re.MULTILINE)
+  # "ok", or "ok (N of M elements NaN on both sides)".
+  matched = re.findall(r"^expect result\d+ .*: ok( \(.*\))?$", output,
+                       re.MULTILINE)
   if len(matched) != len(expected):
     raise Failure(f"aotc run {source}: {len(matched)} of {len(expected)} "
                   "results reported matching XLA")
