@@ -252,9 +252,10 @@ void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
                   "\n");
   absl::StrAppend(
       out,
-      "\n/* Read-only bytes of the model's constant arrays (its weights) in "
-      "the\n * object, alignment padding between arrays included: the size of "
-      "the\n * constants section when one is given. */\n");
+      "\n/* Read-only bytes of the model's constant arrays (its weights), as "
+      "one\n * section of the object holds them with the alignment padding "
+      "between\n * arrays: the size of the constants section when one is "
+      "given. */\n");
   absl::StrAppend(out, "#define ", upper, "_CONSTANTS_BYTES ",
                   sig.footprint.constants_bytes, "\n");
   for (const Buffer& b : buffers) {

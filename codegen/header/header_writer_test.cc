@@ -79,9 +79,9 @@ constexpr std::string_view kTinyHeader =
 #define TINY_NUM_ARGS 1
 #define TINY_NUM_RESULTS 1
 
-/* Read-only bytes of the model's constant arrays (its weights) in the
- * object, alignment padding between arrays included: the size of the
- * constants section when one is given. */
+/* Read-only bytes of the model's constant arrays (its weights), as one
+ * section of the object holds them with the alignment padding between
+ * arrays: the size of the constants section when one is given. */
 #define TINY_CONSTANTS_BYTES 4160
 
 /* Argument 0: x, f32[2,3] */

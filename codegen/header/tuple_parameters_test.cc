@@ -135,9 +135,9 @@ constexpr std::string_view kNestedComment =
 constexpr std::string_view kNestedMacros = R"(#define TUP_NUM_ARGS 4
 #define TUP_NUM_RESULTS 1
 
-/* Read-only bytes of the model's constant arrays (its weights) in the
- * object, alignment padding between arrays included: the size of the
- * constants section when one is given. */
+/* Read-only bytes of the model's constant arrays (its weights), as one
+ * section of the object holds them with the alignment padding between
+ * arrays: the size of the constants section when one is given. */
 #define TUP_CONSTANTS_BYTES 0
 
 /* Argument 0: p_0, f32[2] */
