@@ -188,6 +188,7 @@ absl::Status CompileWhole(
   if (!options.constants_section.empty()) {
     PlaceConstants(m, options.constants_section);
   }
+  out->constants_layout_bytes = SectionBytes(ConstantArrays(m));
   end_stage("LLVM optimization");
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(out->llvm_ir);
@@ -394,6 +395,11 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   }
   ASSIGN_OR_RETURN(sig.footprint,
                    MeasureObject(out.object, options.constants_section));
+  // The object's own section where there is one; the layout otherwise
+  // (tests/cli/constants_bytes.test checks that the two agree).
+  sig.footprint.constants_bytes = options.constants_section.empty()
+                                      ? out.constants_layout_bytes
+                                      : sig.footprint.constants_section_bytes;
   out.header = GenerateHeader(sig);
   out.json = GenerateJson(sig, &module);
   return out;

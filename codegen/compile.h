@@ -79,6 +79,9 @@ struct CompiledModel {
   int partitions = 1;
   int compile_threads = 1;
   std::vector<std::pair<std::string, double>> thread_seconds;
+  // The optimized module's constant arrays laid out in their sections
+  // (SectionBytes): Footprint::constants_bytes without a constants section.
+  int64_t constants_layout_bytes = 0;
 };
 
 // Located errors for the first instruction (reachable from the entry) that

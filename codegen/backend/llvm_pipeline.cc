@@ -1,6 +1,7 @@
 // LLVM's pipeline and file emission for one module (see llvm_pipeline.h).
 #include "codegen/backend/llvm_pipeline.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -41,11 +42,50 @@ void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
   mpm.run(m, mam);
 }
 
+namespace {
+
+bool IsConstantArray(const llvm::GlobalVariable& g) {
+  return !g.isDeclaration() && g.isConstant();
+}
+
+}  // namespace
+
 void PlaceConstants(llvm::Module& m, const std::string& section) {
   for (llvm::GlobalVariable& g : m.globals()) {
-    if (g.isDeclaration() || !g.isConstant()) continue;
+    if (!IsConstantArray(g)) continue;
     g.setSection(section);
+    // An unnamed_addr constant of 4, 8, 16 or 32 bytes, or one that reads
+    // as a C string, would be mergeable: LLVM would give it a further
+    // section of the same name, numbered by a counter of the target
+    // machine, so partitions compiled on one worker's machine would number
+    // them by schedule and clash in the joined assembly. One plain section
+    // holds every array instead; the code reaches them as before.
+    g.setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::None);
   }
+}
+
+std::vector<ConstantArray> ConstantArrays(const llvm::Module& m) {
+  const llvm::DataLayout& dl = m.getDataLayout();
+  std::vector<ConstantArray> arrays;
+  for (const llvm::GlobalVariable& g : m.globals()) {
+    if (!IsConstantArray(g)) continue;
+    const int64_t bytes =
+        static_cast<int64_t>(dl.getTypeAllocSize(g.getValueType()));
+    // In a named section the assembler honours an explicit alignment as it
+    // is; aotc gives every constant one, DataLayout decides for the rest.
+    const llvm::Align align = g.getAlign().value_or(dl.getPreferredAlign(&g));
+    arrays.push_back({std::max<int64_t>(bytes, 1),
+                      static_cast<int64_t>(align.value())});
+  }
+  return arrays;
+}
+
+int64_t SectionBytes(const std::vector<ConstantArray>& arrays) {
+  int64_t end = 0;
+  for (const ConstantArray& a : arrays) {
+    end = (end + a.alignment - 1) / a.alignment * a.alignment + a.bytes;
+  }
+  return end;
 }
 
 absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,

@@ -4,6 +4,7 @@
 #ifndef AOTC_CODEGEN_BACKEND_LLVM_PIPELINE_H_
 #define AOTC_CODEGEN_BACKEND_LLVM_PIPELINE_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,24 @@ void Optimize(llvm::Module& m, llvm::TargetMachine& tm, int level,
               int size_level);
 
 // Every constant global (the model's constant arrays, and tables LLVM made)
-// goes to `section`.
+// goes to `section`, one plain read-only section (none is left mergeable).
 void PlaceConstants(llvm::Module& m, const std::string& section);
+
+// A constant global as the object holds it: its bytes and alignment.
+struct ConstantArray {
+  int64_t bytes = 0;
+  int64_t alignment = 1;
+};
+
+// The globals PlaceConstants moves, in module order, which is the order the
+// assembler lays them out in the section. Zero-sized globals take one byte,
+// as LLVM emits them.
+std::vector<ConstantArray> ConstantArrays(const llvm::Module& m);
+
+// The size of one section holding `arrays` in order: each starts at the next
+// multiple of its alignment, and the section ends with the last one (ELF
+// section sizes have no trailing padding).
+int64_t SectionBytes(const std::vector<ConstantArray>& arrays);
 
 absl::StatusOr<std::string> EmitFile(llvm::Module& m, llvm::TargetMachine& tm,
                                      llvm::CodeGenFileType type);

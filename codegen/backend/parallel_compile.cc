@@ -30,6 +30,7 @@ namespace {
 struct PartitionResult {
   absl::Status status;
   std::string assembly;
+  std::vector<ConstantArray> constants;  // in the order the assembly has them
   std::string optimized_bitcode;  // when the LLVM IR is asked for
   double optimize_seconds = 0;
   double emit_seconds = 0;
@@ -64,6 +65,7 @@ void CompilePartition(const std::string& bitcode, llvm::TargetMachine& tm,
   if (!options.constants_section.empty()) {
     PlaceConstants(m, options.constants_section);
   }
+  result->constants = ConstantArrays(m);
   if (options.emit_llvm) {
     llvm::raw_string_ostream os(result->optimized_bitcode);
     llvm::WriteBitcodeToFile(m, os);
@@ -171,8 +173,15 @@ absl::Status CompileInPartitions(
                          {"assembly generation", emit_seconds}};
   end_stage("optimize and generate code");
 
+  // JoinAssembly keeps the partitions' order, so their sections continue
+  // each other in it.
   std::vector<std::string> assembly;
-  for (PartitionResult& r : results) assembly.push_back(std::move(r.assembly));
+  std::vector<ConstantArray> constants;
+  for (PartitionResult& r : results) {
+    assembly.push_back(std::move(r.assembly));
+    constants.insert(constants.end(), r.constants.begin(), r.constants.end());
+  }
+  out->constants_layout_bytes = SectionBytes(constants);
   std::string joined = JoinAssembly(assembly, split.externalized);
   ASSIGN_OR_RETURN(out->object, AssembleObject(joined, tm));
   if (options.emit_asm) out->assembly = std::move(joined);

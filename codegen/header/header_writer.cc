@@ -250,6 +250,14 @@ void WriteMacros(const ModelSignature& sig, const std::vector<Buffer>& buffers,
   absl::StrAppend(out, "#define ", upper, "_NUM_ARGS ", sig.args.size(), "\n");
   absl::StrAppend(out, "#define ", upper, "_NUM_RESULTS ", sig.results.size(),
                   "\n");
+  absl::StrAppend(
+      out,
+      "\n/* Read-only bytes of the model's constant arrays (its weights), as "
+      "one\n * section of the object holds them with the alignment padding "
+      "between\n * arrays: the size of the constants section when one is "
+      "given. */\n");
+  absl::StrAppend(out, "#define ", upper, "_CONSTANTS_BYTES ",
+                  sig.footprint.constants_bytes, "\n");
   for (const Buffer& b : buffers) {
     const TensorInfo& t = *b.info;
     // C has no empty initializer list, so scalars get no _DIMS macro.

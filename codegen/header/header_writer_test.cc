@@ -37,6 +37,7 @@ ModelSignature Tiny() {
       Tensor("x", "Arg_0.1", PrimitiveType::kF32, {2, 3}, {1, 0}, 4));
   sig.results.push_back(Tensor("result0", "", PrimitiveType::kF32, {}, {}, 4));
   sig.temp_bytes = 128;
+  sig.footprint.constants_bytes = 4160;
   sig.hlo_signature = "(x: f32[2,3]) -> f32[]";
   sig.target_triple = "aarch64-none-elf";
   sig.cpu = "cortex-a53";
@@ -77,6 +78,11 @@ constexpr std::string_view kTinyHeader =
 #define TINY_ALIGNMENT 64
 #define TINY_NUM_ARGS 1
 #define TINY_NUM_RESULTS 1
+
+/* Read-only bytes of the model's constant arrays (its weights), as one
+ * section of the object holds them with the alignment padding between
+ * arrays: the size of the constants section when one is given. */
+#define TINY_CONSTANTS_BYTES 4160
 
 /* Argument 0: x, f32[2,3] */
 #define TINY_ARG0_ELEMENTS 6

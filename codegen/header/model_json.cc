@@ -109,7 +109,8 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
                         {"bss_bytes", f.bss_bytes},
                         {"temp_bytes", sig.temp_bytes},
                         {"constants_section", f.constants_section},
-                        {"constants_section_bytes", f.constants_section_bytes}};
+                        {"constants_section_bytes", f.constants_section_bytes},
+                        {"constants_bytes", f.constants_bytes}};
   j["args"] = TensorListJson(sig.args, sig.tuple_parameters);
   j["results"] = TensorListJson(sig.results, false);
   if (module != nullptr) {

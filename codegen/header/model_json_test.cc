@@ -28,6 +28,7 @@ ModelSignature Tiny() {
   r.byte_size = 8;
   sig.results.push_back(r);
   sig.temp_bytes = 128;
+  sig.footprint.constants_bytes = 4160;
   sig.hlo_signature = "(x: f32[2,3]) -> s64[]";
   sig.target_triple = "aarch64-none-elf";
   sig.cpu = "cortex-a53";
@@ -61,7 +62,8 @@ constexpr std::string_view kTinyJson = R"({
     "bss_bytes": 0,
     "temp_bytes": 128,
     "constants_section": "",
-    "constants_section_bytes": 0
+    "constants_section_bytes": 0,
+    "constants_bytes": 4160
   },
   "args": [
     {

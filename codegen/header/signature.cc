@@ -103,7 +103,8 @@ class NameAllocator {
       return false;
     }
     std::string upper = UpperCase(name);
-    if (upper == "TEMP") return false;
+    // NAME_TEMP_BYTES and NAME_CONSTANTS_BYTES are the model's own.
+    if (upper == "TEMP" || upper == "CONSTANTS") return false;
     if (IsIndexSpelling(upper) && upper != UpperCase(index_name)) return false;
     std::string camel = CamelCase(name);
     if (upper_.count(upper) > 0 || camel_.count(camel) > 0) return false;

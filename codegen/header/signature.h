@@ -20,7 +20,8 @@
 // Names are unique within the model across arguments and results, also in
 // the upper-case macro and CamelCase constant spellings the header derives
 // from them. A name that collides, is a keyword, has reserved underscores
-// (see c_names.h), is "temp", names a <stdint.h>/<stddef.h> type or macro, or
+// (see c_names.h), is "temp" or "constants" in any case (NAME_TEMP_BYTES,
+// NAME_CONSTANTS_BYTES), names a <stdint.h>/<stddef.h> type or macro, or
 // spells another tensor's index macro ("arg3", "result0") gets the first
 // free suffix "_1", "_2", ...: two parameters with op_name "x" become "x" and
 // "x_1", one with op_name "int" becomes "int_1".
@@ -69,6 +70,12 @@ struct TensorInfo {
 // executable; read-only data, which a firmware keeps in flash; writable
 // data and zero-initialized data, none in a model object), and how many of
 // the read-only bytes are in the --constants-section.
+//
+// constants_bytes is the size of the model's constant arrays (weights, and
+// the tables aotc adds) as one section holds them, the alignment padding
+// between arrays included: constants_section_bytes when there is a
+// --constants-section, else what that section would hold. The literal pools
+// LLVM makes for its instructions are not in it.
 struct Footprint {
   int64_t text_bytes = 0;
   int64_t rodata_bytes = 0;
@@ -76,6 +83,7 @@ struct Footprint {
   int64_t bss_bytes = 0;
   std::string constants_section;  // "" when the constants stay in .rodata
   int64_t constants_section_bytes = 0;
+  int64_t constants_bytes = 0;
 };
 
 struct ModelSignature {

@@ -165,11 +165,13 @@ TEST(SignatureTest, KeywordsAndNamesTheHeaderUses) {
   ModelSignature sig = SignatureOf(ScalarParams(
       {OpName("int"), OpName("new"), OpName("temp"), OpName("Temp"),
        OpName("size_t"), OpName("uint_least8_t"), OpName("INT32_MAX"),
-       OpName("NULL"), OpName("std"), OpName("module")}));
+       OpName("NULL"), OpName("std"), OpName("module"), OpName("constants"),
+       OpName("CONSTANTS")}));
   EXPECT_EQ(ArgNames(sig), (std::vector<std::string>{
                                "int_1", "new_1", "temp_1", "Temp_2", "size_t_1",
                                "uint_least8_t_1", "INT32_MAX_1", "NULL_1",
-                               "std_1", "module"}));
+                               "std_1", "module", "constants_1",
+                               "CONSTANTS_2"}));
 }
 
 TEST(SignatureTest, PositionSpellingsBelongToTheirPosition) {

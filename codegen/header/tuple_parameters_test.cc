@@ -135,6 +135,11 @@ constexpr std::string_view kNestedComment =
 constexpr std::string_view kNestedMacros = R"(#define TUP_NUM_ARGS 4
 #define TUP_NUM_RESULTS 1
 
+/* Read-only bytes of the model's constant arrays (its weights), as one
+ * section of the object holds them with the alignment padding between
+ * arrays: the size of the constants section when one is given. */
+#define TUP_CONSTANTS_BYTES 0
+
 /* Argument 0: p_0, f32[2] */
 #define TUP_ARG0_ELEMENTS 2
 #define TUP_ARG0_BYTES 8

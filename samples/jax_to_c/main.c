@@ -6,7 +6,8 @@
  * header asks for. It prints the class probabilities, the weights' size as
  * the linker placed them, and the largest difference from JAX's output that
  * export_model.py saved in expected.h; it exits 1 if that difference is
- * larger than the tolerance below or the section is smaller than the weights.
+ * larger than the tolerance below, the section is smaller than the weights,
+ * or its size is not the header's CLASSIFIER_CONSTANTS_BYTES.
  */
 #include <stdio.h>
 
@@ -52,6 +53,12 @@ int main(void) {
          EXPECTED_WEIGHT_COUNT, section_bytes);
   if (section_bytes < (long)(EXPECTED_WEIGHT_COUNT * sizeof(float))) {
     printf("the weights are not all in section model_weights\n");
+    return 1;
+  }
+  /* The header knows the size without linking. */
+  printf("CLASSIFIER_CONSTANTS_BYTES: %ld\n", (long)CLASSIFIER_CONSTANTS_BYTES);
+  if (section_bytes != (long)CLASSIFIER_CONSTANTS_BYTES) {
+    printf("the section is not CLASSIFIER_CONSTANTS_BYTES bytes\n");
     return 1;
   }
   printf("scratch: %d bytes\n", CLASSIFIER_TEMP_BYTES);
