@@ -312,7 +312,12 @@ std::optional<Literal> PropagateBudget(const Instruction& inst,
   bool any = false;
   for (const Literal* b : budgets) any = any || b != nullptr;
   const Opcode op = inst.opcode();
-  if (op == Opcode::kParameter || op == Opcode::kConstant) return std::nullopt;
+  // Iota's values are its indices converted, correctly rounded, on both
+  // sides (JAX's arange and position tables are float iotas).
+  if (op == Opcode::kParameter || op == Opcode::kConstant ||
+      op == Opcode::kIota) {
+    return std::nullopt;
+  }
   if (op == Opcode::kTuple) {
     if (!any) return std::nullopt;
     std::vector<Literal> parts;

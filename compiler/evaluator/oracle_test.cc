@@ -189,6 +189,23 @@ ENTRY e {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(oracle.bounds[0].Get<double>(i), 0.0);
 }
 
+TEST(OracleTest, FloatIotaIsExact) {
+  // jnp.arange(4.0) * x: iota's values are its indices, correctly rounded on
+  // both sides, so the product of exact inputs has budget 0 (not unknown).
+  AOTC_ASSERT_OK_AND_ASSIGN(auto module, Parse(R"(
+HloModule m
+ENTRY e {
+  i = f32[4] iota(), iota_dimension=0
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] multiply(i, x)
+}
+)"));
+  std::vector<Literal> args;
+  args.push_back(Vec<PrimitiveType::kF32>({0.1f, 0.2f, 0.3f, 0.4f}));
+  AOTC_ASSERT_OK_AND_ASSIGN(OracleValue oracle, EvaluateOracle(*module, args));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(oracle.bounds[0].Get<double>(i), 0.0);
+}
+
 TEST(OracleTest, ProductsAreBoundedByTheirMagnitudes) {
   // [1, -2, 3] . [4, 5, -6] = 4 - 10 - 18 = -24 with sum |a b| = 32 over
   // n = 3 terms: 2^-24 (2 sqrt(3) + 2) 32 (1 + 3 * 2^-24) + ulp(24) (2^-19).
