@@ -224,6 +224,17 @@ class ComputationFuser {
     // element of the root: below an expanding broadcast or an overlapping
     // reduce-window, however far down. Expensive members must not be.
     std::unordered_map<const Instruction*, bool> repeated = {{root, false}};
+    // Members computed only at the root's own index: the element-wise
+    // chain below the root. The emitter computes a value once per index
+    // (its generators are memoized), so such a member costs one evaluation
+    // however many paths reach it: JAX's erfc expansion reads x*x and 1/x^2
+    // in a dozen Horner steps each.
+    std::unordered_map<const Instruction*, bool> at_root_index = {
+        {root, true}};
+    // Members duplicated because some user outside the group needs them:
+    // their original stays, and with it whatever it reads, so an operand
+    // they read is used outside the group as well.
+    std::unordered_set<const Instruction*> duplicated;
     // One contraction per group, and none under a reduction: code
     // generation computes a dot or a convolution with its element-wise
     // epilogue on the GEMM microkernel, one product at a time (two
@@ -243,19 +254,30 @@ class ComputationFuser {
       bool refused = false;
       int64_t p_paths = 0;
       bool p_repeated = false;
+      bool p_at_root_index = true;
       for (const Instruction* u : p->users()) {
         const bool accepts = FusionRefusal(*p, *u).empty();
         if (!in_group.count(u)) {
           used_elsewhere = true;
           others_accept = others_accept && accepts;
-        } else if (!accepts) {
-          refused = true;
-        } else {
-          p_paths += paths.at(u);
-          p_repeated = p_repeated || repeated.at(u) ||
-                       ReadsElementsRepeatedly(*u);
+          continue;
         }
+        if (!accepts) {
+          refused = true;
+          continue;
+        }
+        if (duplicated.count(u)) {
+          // The original of u reads p too, outside the group.
+          used_elsewhere = true;
+          others_accept = others_accept && accepts;
+        }
+        p_paths += paths.at(u);
+        p_repeated =
+            p_repeated || repeated.at(u) || ReadsElementsRepeatedly(*u);
+        p_at_root_index = p_at_root_index && at_root_index.at(u) &&
+                          IsOneToOneConsumer(*u, *p);
       }
+      if (p_at_root_index) p_paths = 1;
       // A duplicated expensive producer would be computed twice; a cheap
       // one is duplicated only when every other user could take it too
       // (so the original can go away); an expensive producer or a gather
@@ -274,6 +296,8 @@ class ComputationFuser {
       has_reduction = has_reduction || IsReduction(*p);
       paths[p] = p_paths;
       repeated[p] = p_repeated;
+      at_root_index[p] = p_at_root_index;
+      if (used_elsewhere) duplicated.insert(p);
       in_group.insert(p);
       members.push_back(p);
       enqueue(p);
