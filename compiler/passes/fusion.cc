@@ -99,6 +99,27 @@ bool AvoidRepeating(const Instruction& inst) {
   return IsExpensive(inst) || inst.opcode() == Opcode::kGather;
 }
 
+// Members whose element code branches or loops: concatenate picks its
+// part, reduce and reduce-window loop over their windows, sine, cosine and
+// tangent reduce huge arguments, remainder loops (codegen/elemental/). The
+// emitter's per-index memo holds within one basic block, so a value asked
+// for again after one of them is computed again, its operands too.
+bool BranchesInElementCode(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kConcatenate:
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kMap:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kRemainder:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Consumers that read each operand element at most once and keep the
 // operand's elements in one-to-one correspondence with their own.
 bool IsOneToOneConsumer(const Instruction& consumer,
@@ -187,7 +208,17 @@ class ComputationFuser {
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       Instruction* consumer = *it;
       if (dead_.count(consumer) || !IsConsumer(*consumer)) continue;
-      std::vector<Instruction*> members = Group(consumer);
+      bool counted_once = false;
+      std::vector<Instruction*> members = Group(consumer, true, counted_once);
+      // A value at the root's index is computed once only in straight-line
+      // element code; with a member that branches, count every path.
+      if (counted_once &&
+          std::any_of(members.begin(), members.end(),
+                      [](const Instruction* m) {
+                        return BranchesInElementCode(*m);
+                      })) {
+        members = Group(consumer, false, counted_once);
+      }
       int non_constant = 0;
       for (const Instruction* m : members) {
         if (m->opcode() != Opcode::kConstant) ++non_constant;
@@ -204,8 +235,12 @@ class ComputationFuser {
   }
 
  private:
-  // The members of the group grown from `root`, in definition order.
-  std::vector<Instruction*> Group(Instruction* root) {
+  // The members of the group grown from `root`, in definition order. With
+  // `once_at_root_index`, a member read only at the root's index counts as
+  // one path, and `counted_once` says whether some member had more.
+  std::vector<Instruction*> Group(Instruction* root, bool once_at_root_index,
+                                  bool& counted_once) {
+    counted_once = false;
     std::unordered_set<const Instruction*> in_group = {root};
     std::vector<Instruction*> members = {root};
     std::priority_queue<std::pair<int64_t, Instruction*>> candidates;
@@ -277,7 +312,10 @@ class ComputationFuser {
         p_at_root_index = p_at_root_index && at_root_index.at(u) &&
                           IsOneToOneConsumer(*u, *p);
       }
-      if (p_at_root_index) p_paths = 1;
+      if (once_at_root_index && p_at_root_index) {
+        counted_once = counted_once || p_paths > 1;
+        p_paths = 1;
+      }
       // A duplicated expensive producer would be computed twice; a cheap
       // one is duplicated only when every other user could take it too
       // (so the original can go away); an expensive producer or a gather
