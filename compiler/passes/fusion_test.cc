@@ -331,6 +331,38 @@ ENTRY e {
                 "kLoop: a0 a1 a2 a3 a4 b0 b1 b2 b3 c0 c1 c2 c3"}));
 }
 
+TEST(FusionTest, DiamondsOverABranchingMemberKeepThePathLimit) {
+  // The diamonds again, over a concatenate: its element code branches, and
+  // a value asked for again in another basic block is computed again, so
+  // every path counts and a0 (16 paths) stays outside with the concatenate.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  cat = f32[8] concatenate(p, q), dimensions={0}
+  a0 = f32[8] negate(cat)
+  b0 = f32[8] abs(a0)
+  c0 = f32[8] negate(a0)
+  a1 = f32[8] add(b0, c0)
+  b1 = f32[8] abs(a1)
+  c1 = f32[8] negate(a1)
+  a2 = f32[8] add(b1, c1)
+  b2 = f32[8] abs(a2)
+  c2 = f32[8] negate(a2)
+  a3 = f32[8] add(b2, c2)
+  b3 = f32[8] abs(a3)
+  c3 = f32[8] negate(a3)
+  ROOT a4 = f32[8] add(b3, c3)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m),
+            (std::vector<std::string>{
+                "kLoop: a0 cat",
+                "kLoop: a1 a2 a3 a4 b0 b1 b2 b3 c0 c1 c2 c3"}));
+}
+
 TEST(FusionTest, ADotBehindADuplicatedProducerIsNotComputedTwice) {
   // n is cheap and feeds two regions, so each region gets a copy of it;
   // the original n stays for the other region and reads the dot, so the
