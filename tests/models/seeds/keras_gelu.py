@@ -13,9 +13,12 @@ docs/stablehlo.md).
 """
 import functools
 import os
+import sys
 
 import numpy as np
 
+# seed_util sits beside this script; no bytecode cache in the source tree.
+sys.dont_write_bytecode = True
 import seed_util as su
 
 BATCH, FEATURES, UNITS = 16, 256, 128

@@ -13,9 +13,12 @@ keeps the sum unsplit, a single region), and nothing else is left to run
 """
 import os
 import re
+import sys
 
 import numpy as np
 
+# seed_util sits beside this script; no bytecode cache in the source tree.
+sys.dont_write_bytecode = True
 import seed_util as su
 
 N = 1024
