@@ -64,7 +64,11 @@ Value* Clamp(llvm::IRBuilderBase& b, Value* v, int64_t lo, int64_t hi) {
 // basic block reuses the value: a fused value used by several users is
 // computed once per element, and diamonds in a fusion stay linear in size.
 // A value is reused only in the block where its computation ended, which it
-// dominates.
+// dominates. The generator is held by a shared pointer: a generator keeps
+// copies of its operands' generators, so copying one that held its own
+// closure would copy the whole expression below it, and a chain of
+// diamonds (logaddexp steps, each reading the last one four times) would
+// take memory exponential in its length.
 Generator Memoized(llvm::IRBuilderBase& b, Generator g) {
   struct Entry {
     std::vector<Value*> multi;
@@ -73,14 +77,15 @@ Generator Memoized(llvm::IRBuilderBase& b, Generator g) {
     Value* value;
   };
   auto cache = std::make_shared<std::vector<Entry>>();
-  return [&b, g = std::move(g), cache](const Index& i) -> absl::StatusOr<Value*> {
+  auto shared = std::make_shared<const Generator>(std::move(g));
+  return [&b, shared, cache](const Index& i) -> absl::StatusOr<Value*> {
     for (const Entry& e : *cache) {
       if (e.block == b.GetInsertBlock() && e.multi == i.multi &&
           e.linear == i.linear) {
         return e.value;
       }
     }
-    ASSIGN_OR_RETURN(Value * v, g(i));
+    ASSIGN_OR_RETURN(Value * v, (*shared)(i));
     cache->push_back({i.multi, i.linear, b.GetInsertBlock(), v});
     return v;
   };

@@ -310,6 +310,45 @@ ENTRY e {
   EXPECT_EQ(fusions[0].plan, "row-dot");
 }
 
+TEST(FusedE2eTest, LongChainOfDiamondsIsOneLoopAndCompilesQuickly) {
+  // Twenty steps r' = (max(r, -100) + min(r, 100)) - r + 0.5, each reading
+  // the last r three times at the same index: 3^20 paths from the root to
+  // the parameter, one evaluation per element each (the generators are
+  // memoized and shared, not copied down every path). The values stay in
+  // [0, 100], so each step is r + 0.5, exactly.
+  constexpr int kSteps = 20;
+  std::string hlo = R"(
+HloModule m
+ENTRY e {
+  r0 = f32[4] parameter(0)
+  lo = f32[] constant(-100)
+  los = f32[4] broadcast(lo), dimensions={}
+  hi = f32[] constant(100)
+  his = f32[4] broadcast(hi), dimensions={}
+  half = f32[] constant(0.5)
+  halfs = f32[4] broadcast(half), dimensions={}
+)";
+  for (int k = 0; k < kSteps; ++k) {
+    const std::string r = "r" + std::to_string(k);
+    const std::string n = std::to_string(k);
+    hlo += "  mx" + n + " = f32[4] maximum(" + r + ", los)\n";
+    hlo += "  mn" + n + " = f32[4] minimum(" + r + ", his)\n";
+    hlo += "  s" + n + " = f32[4] add(mx" + n + ", mn" + n + ")\n";
+    hlo += "  d" + n + " = f32[4] subtract(s" + n + ", " + r + ")\n";
+    hlo += std::string(k + 1 == kSteps ? "  ROOT " : "  ") + "r" +
+           std::to_string(k + 1) + " = f32[4] add(d" + n + ", halfs)\n";
+  }
+  hlo += "}\n";
+  auto results = CompileAndRun(
+      hlo, {MakeArray<P::kF32>({4}, {0, 0.25, 0.5, 0.75})}, 2, kOptimize);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(Values<P::kF32>((*results)[0]),
+            (std::vector<float>{10, 10.25, 10.5, 10.75}));
+  const std::vector<FusionInfo> fusions = OptimizedFusions(hlo);
+  ASSERT_EQ(fusions.size(), 1u);
+  EXPECT_EQ(fusions[0].plan, "element-loops");
+}
+
 TEST(FusedE2eTest, MatrixProductWithAColumnMajorRightOperand) {
   // The same product with w given in column-major layout {0,1}: the bytes
   // are w transposed, 7 9 11 8 10 12.

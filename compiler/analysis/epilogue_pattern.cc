@@ -22,7 +22,9 @@ namespace {
 
 // The scalar functions activations are written with: an epilogue made of
 // anything else is named "epilogue", however it evaluates. Every value is
-// computed in f64, whatever its type in the module.
+// computed in f64 (pred for comparisons), whatever its type in the module.
+// Compare and select are how exporters expand functions piecewise: JAX
+// writes erfc, and so the exact GELU, as polynomials chosen by |x|.
 bool IsActivationOp(Opcode op) {
   switch (op) {
     case Opcode::kAdd:
@@ -33,6 +35,9 @@ bool IsActivationOp(Opcode op) {
     case Opcode::kMinimum:
     case Opcode::kClamp:
     case Opcode::kNegate:
+    case Opcode::kAbs:
+    case Opcode::kCompare:
+    case Opcode::kSelect:
     case Opcode::kErf:
     case Opcode::kTanh:
     case Opcode::kExp:
@@ -193,12 +198,19 @@ class SampleFunction {
       operands.push_back(t);
     }
     opcodes_.insert(op);
-    // Every value is f64 here, so a broadcast, reshape, convert or copy
-    // carries its operand's value unchanged.
+    const PrimitiveType type = v->shape().element_type() == PrimitiveType::kPred
+                                   ? PrimitiveType::kPred
+                                   : kF64;
+    // Every value is f64 or pred here, so a broadcast, reshape, convert or
+    // copy carries its operand's value on, converted when it turns a pred
+    // into a number or back.
     Instruction* r = operands[0];
     if (!carries) {
-      r = Add(op, kF64, std::move(operands));
+      r = Add(op, op == Opcode::kCompare ? PrimitiveType::kPred : kF64,
+              std::move(operands));
       r->mutable_attrs() = v->attrs();
+    } else if (r->shape().element_type() != type) {
+      r = Add(Opcode::kConvert, type, {r});
     }
     done_[v] = r;
     return r;
@@ -216,11 +228,21 @@ class SampleFunction {
 struct Activation {
   const char* name;
   std::function<double(double)> f;
-  // The function can only be this activation if the instructions include
-  // one of these: tanh-GELU and erf-GELU differ by less than the tolerance
-  // bf16 constants need, so the erf or the tanh tells them apart.
+  // Within the tolerance bf16 constants need, the function can only be
+  // this activation if the instructions include one of these: tanh-GELU
+  // and erf-GELU differ by less than that, so the erf or the tanh tells
+  // them apart.
   std::set<Opcode> needs;
 };
+
+// How far from an activation the function may be at a sample, relative to
+// max(1, |value|): with one of the activation's own operations, bf16's
+// rounding of the constants (2^-9); with any operations, f32's rounding
+// of the constants and of a polynomial expansion (JAX's erfc is within
+// 1e-7). tanh-GELU is 3.7e-4 away from erf-GELU at -3.1, far beyond the
+// second bound.
+constexpr double kWithOwnOperation = 2e-3;
+constexpr double kWithAnyOperations = 1e-5;
 
 const std::vector<Activation>& Activations() {
   static const std::vector<Activation>* const kActivations = [] {
@@ -269,11 +291,14 @@ std::string NameActivation(const Instruction* root, const Instruction* x) {
   }
   const std::set<Opcode>& opcodes = function.opcodes();
   for (const Activation& a : Activations()) {
-    bool all = false;
-    for (Opcode op : a.needs) all = all || opcodes.count(op) > 0;
+    bool own = false;
+    for (Opcode op : a.needs) own = own || opcodes.count(op) > 0;
+    const double tolerance = own ? kWithOwnOperation : kWithAnyOperations;
+    bool all = true;
     for (size_t i = 0; all && i < values.size(); ++i) {
       const double want = a.f(kSamples[i]);
-      all = std::abs(values[i] - want) <= 2e-3 * std::max(1.0, std::abs(want));
+      all = std::abs(values[i] - want) <=
+            tolerance * std::max(1.0, std::abs(want));
     }
     if (all) return a.name;
   }

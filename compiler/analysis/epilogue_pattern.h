@@ -16,6 +16,9 @@
 // relu, relu6, gelu_erf (x * 0.5 * (1 + erf(x / sqrt 2))), gelu_tanh (with
 // x*x*x or power(x, 3), and constants rounded to bf16 matched within 2e-3),
 // sigmoid (logistic or 1 / (1 + exp(-x))), silu (x * sigmoid(x)) and tanh.
+// Without the activation's own operation (erf, tanh, max...) the function
+// must match within 1e-5: JAX writes erfc, and so the exact GELU, as
+// polynomials chosen with compare and select.
 // Anything else is named `epilogue`. The name is for people (`aotc inspect
 // --fusion`): code generation computes every epilogue the same way, fused
 // into the product's store.

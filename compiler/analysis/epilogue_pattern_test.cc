@@ -146,6 +146,55 @@ TEST(EpiloguePatternTest, SigmoidAndSilu) {
             "dot+bias+silu");
 }
 
+TEST(EpiloguePatternTest, ActivationsWrittenWithoutTheirOwnOperation) {
+  // relu as TensorFlow's select form: no max or min, but relu to f32
+  // precision at every sample.
+  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, R"(
+  gt = pred[4,16] compare(v, z), direction=GT
+  ROOT y = f32[4,16] select(gt, v, z))")),
+            "dot+bias+relu");
+  // tanh-GELU with its tanh written as 1 - 2 / (exp(2t) + 1): gelu_tanh,
+  // never gelu_erf, which is 3.7e-4 away at -3.1.
+  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, kCubeByMultiplies, R"(
+  a = f32[] constant(0.044715)
+  ab = f32[4,16] broadcast(a), dimensions={}
+  ac = f32[4,16] multiply(x3, ab)
+  inner = f32[4,16] add(v, ac)
+  k = f32[] constant(1.5957691216)
+  kb = f32[4,16] broadcast(k), dimensions={}
+  t2 = f32[4,16] multiply(inner, kb)
+  e = f32[4,16] exponential(t2)
+  ep = f32[4,16] add(e, o)
+  two = f32[] constant(2)
+  tw = f32[4,16] broadcast(two), dimensions={}
+  fr = f32[4,16] divide(tw, ep)
+  th = f32[4,16] subtract(o, fr)
+  p = f32[4,16] add(th, o)
+  q = f32[4,16] multiply(h, v)
+  ROOT y = f32[4,16] multiply(q, p))")),
+            "dot+bias+gelu_tanh");
+}
+
+TEST(EpiloguePatternTest, ActivationsWithoutTheirOwnOperationMustBeClose) {
+  // A leaky relu of slope 1e-4 in the select form: without a maximum the
+  // 1e-5 bound applies, and -3.1 gives -3.1e-4 where relu gives 0.
+  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, R"(
+  gt = pred[4,16] compare(v, z), direction=GT
+  l = f32[] constant(0.0001)
+  lb = f32[4,16] broadcast(l), dimensions={}
+  lv = f32[4,16] multiply(v, lb)
+  ROOT y = f32[4,16] select(gt, v, lv))")),
+            "dot+bias+epilogue");
+  // The same slope through a maximum, relu's own operation, is within
+  // the 2e-3 that bf16 constants need.
+  EXPECT_EQ(PatternOf(absl::StrCat(kScalars, kBiased, R"(
+  l = f32[] constant(0.0001)
+  lb = f32[4,16] broadcast(l), dimensions={}
+  lv = f32[4,16] multiply(v, lb)
+  ROOT y = f32[4,16] maximum(v, lv))")),
+            "dot+bias+relu");
+}
+
 TEST(EpiloguePatternTest, PlainProductsAndConvolutions) {
   EXPECT_EQ(PatternOf("  ROOT y = f32[4,16] add(d, r)"),
             "dot+residual");

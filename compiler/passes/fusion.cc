@@ -99,6 +99,27 @@ bool AvoidRepeating(const Instruction& inst) {
   return IsExpensive(inst) || inst.opcode() == Opcode::kGather;
 }
 
+// Members whose element code branches or loops: concatenate picks its
+// part, reduce and reduce-window loop over their windows, sine, cosine and
+// tangent reduce huge arguments, remainder loops (codegen/elemental/). The
+// emitter's per-index memo holds within one basic block, so a value asked
+// for again after one of them is computed again, its operands too.
+bool BranchesInElementCode(const Instruction& inst) {
+  switch (inst.opcode()) {
+    case Opcode::kConcatenate:
+    case Opcode::kReduce:
+    case Opcode::kReduceWindow:
+    case Opcode::kMap:
+    case Opcode::kSin:
+    case Opcode::kCos:
+    case Opcode::kTan:
+    case Opcode::kRemainder:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Consumers that read each operand element at most once and keep the
 // operand's elements in one-to-one correspondence with their own.
 bool IsOneToOneConsumer(const Instruction& consumer,
@@ -187,7 +208,17 @@ class ComputationFuser {
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       Instruction* consumer = *it;
       if (dead_.count(consumer) || !IsConsumer(*consumer)) continue;
-      std::vector<Instruction*> members = Group(consumer);
+      bool counted_once = false;
+      std::vector<Instruction*> members = Group(consumer, true, counted_once);
+      // A value at the root's index is computed once only in straight-line
+      // element code; with a member that branches, count every path.
+      if (counted_once &&
+          std::any_of(members.begin(), members.end(),
+                      [](const Instruction* m) {
+                        return BranchesInElementCode(*m);
+                      })) {
+        members = Group(consumer, false, counted_once);
+      }
       int non_constant = 0;
       for (const Instruction* m : members) {
         if (m->opcode() != Opcode::kConstant) ++non_constant;
@@ -204,8 +235,12 @@ class ComputationFuser {
   }
 
  private:
-  // The members of the group grown from `root`, in definition order.
-  std::vector<Instruction*> Group(Instruction* root) {
+  // The members of the group grown from `root`, in definition order. With
+  // `once_at_root_index`, a member read only at the root's index counts as
+  // one path, and `counted_once` says whether some member had more.
+  std::vector<Instruction*> Group(Instruction* root, bool once_at_root_index,
+                                  bool& counted_once) {
+    counted_once = false;
     std::unordered_set<const Instruction*> in_group = {root};
     std::vector<Instruction*> members = {root};
     std::priority_queue<std::pair<int64_t, Instruction*>> candidates;
@@ -224,6 +259,17 @@ class ComputationFuser {
     // element of the root: below an expanding broadcast or an overlapping
     // reduce-window, however far down. Expensive members must not be.
     std::unordered_map<const Instruction*, bool> repeated = {{root, false}};
+    // Members computed only at the root's own index: the element-wise
+    // chain below the root. The emitter computes a value once per index
+    // (its generators are memoized), so such a member costs one evaluation
+    // however many paths reach it: JAX's erfc expansion reads x*x and 1/x^2
+    // in a dozen Horner steps each.
+    std::unordered_map<const Instruction*, bool> at_root_index = {
+        {root, true}};
+    // Members duplicated because some user outside the group needs them:
+    // their original stays, and with it whatever it reads, so an operand
+    // they read is used outside the group as well.
+    std::unordered_set<const Instruction*> duplicated;
     // One contraction per group, and none under a reduction: code
     // generation computes a dot or a convolution with its element-wise
     // epilogue on the GEMM microkernel, one product at a time (two
@@ -243,18 +289,32 @@ class ComputationFuser {
       bool refused = false;
       int64_t p_paths = 0;
       bool p_repeated = false;
+      bool p_at_root_index = true;
       for (const Instruction* u : p->users()) {
         const bool accepts = FusionRefusal(*p, *u).empty();
         if (!in_group.count(u)) {
           used_elsewhere = true;
           others_accept = others_accept && accepts;
-        } else if (!accepts) {
-          refused = true;
-        } else {
-          p_paths += paths.at(u);
-          p_repeated = p_repeated || repeated.at(u) ||
-                       ReadsElementsRepeatedly(*u);
+          continue;
         }
+        if (!accepts) {
+          refused = true;
+          continue;
+        }
+        if (duplicated.count(u)) {
+          // The original of u reads p too, outside the group.
+          used_elsewhere = true;
+          others_accept = others_accept && accepts;
+        }
+        p_paths += paths.at(u);
+        p_repeated =
+            p_repeated || repeated.at(u) || ReadsElementsRepeatedly(*u);
+        p_at_root_index = p_at_root_index && at_root_index.at(u) &&
+                          IsOneToOneConsumer(*u, *p);
+      }
+      if (once_at_root_index && p_at_root_index) {
+        counted_once = counted_once || p_paths > 1;
+        p_paths = 1;
       }
       // A duplicated expensive producer would be computed twice; a cheap
       // one is duplicated only when every other user could take it too
@@ -274,6 +334,8 @@ class ComputationFuser {
       has_reduction = has_reduction || IsReduction(*p);
       paths[p] = p_paths;
       repeated[p] = p_repeated;
+      at_root_index[p] = p_at_root_index;
+      if (used_elsewhere) duplicated.insert(p);
       in_group.insert(p);
       members.push_back(p);
       enqueue(p);

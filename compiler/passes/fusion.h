@@ -19,9 +19,12 @@
 //     dot and convolution into a consumer of the same shape that reads each
 //     element once (a reduce, dot or convolution epilogue);
 //   - a producer whose users are all in the group moves into it; a cheap
-//     producer with users elsewhere is duplicated; an expensive one
+//     producer with users elsewhere is duplicated, and what it reads then
+//     has a user elsewhere too (its original); an expensive one
 //     (transcendental, divide, power, dot, convolution, reduce...) is never
 //     duplicated;
+//   - no member is reached through more than 8 paths from the root, unless
+//     all of them read it at the root's own index (computed once there);
 //   - an expensive producer never goes into a consumer that reads each
 //     element many times (a broadcast that expands, an overlapping
 //     reduce-window, a gather), and nothing goes into the operands of a dot

@@ -270,8 +270,42 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(FusionTest, ProducerReachedThroughTooManyPathsStaysOutside) {
-  // Four diamonds: a3 is reached through 2 paths from the root a4, a2
-  // through 4, a1 through 8 (the limit), a0 through 16.
+  // Four diamonds whose one side reverses: each level is read at two
+  // indices, so a3 is evaluated twice per element of the root a4, a2 four
+  // times, a1 eight (the limit), a0 sixteen.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  a0 = f32[8] negate(p)
+  b0 = f32[8] reverse(a0), dimensions={0}
+  c0 = f32[8] negate(a0)
+  a1 = f32[8] add(b0, c0)
+  b1 = f32[8] reverse(a1), dimensions={0}
+  c1 = f32[8] negate(a1)
+  a2 = f32[8] add(b1, c1)
+  b2 = f32[8] reverse(a2), dimensions={0}
+  c2 = f32[8] negate(a2)
+  a3 = f32[8] add(b2, c2)
+  b3 = f32[8] reverse(a3), dimensions={0}
+  c3 = f32[8] negate(a3)
+  ROOT a4 = f32[8] add(b3, c3)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m),
+            (std::vector<std::string>{
+                "kLoop: a1 a2 a3 a4 b0 b1 b2 b3 c0 c1 c2 c3"}));
+  const Instruction* a0 = m->entry()->FindInstruction("a0");
+  ASSERT_NE(a0, nullptr);
+  EXPECT_EQ(a0->opcode(), Opcode::kNegate);
+}
+
+TEST(FusionTest, ElementwiseDiamondsAtTheRootIndexHaveNoPathLimit) {
+  // The same diamonds without the reverse: every member is read at the
+  // root's own index, where the emitter computes each value once, so a0's
+  // sixteen paths cost one evaluation and the whole chain is one loop.
+  // JAX's erfc expansion (exact GELU) reads x*x in a dozen Horner steps.
   std::unique_ptr<Module> m = Fused(R"(
 HloModule m
 ENTRY e {
@@ -294,10 +328,70 @@ ENTRY e {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(Regions(*m),
             (std::vector<std::string>{
+                "kLoop: a0 a1 a2 a3 a4 b0 b1 b2 b3 c0 c1 c2 c3"}));
+}
+
+TEST(FusionTest, DiamondsOverABranchingMemberKeepThePathLimit) {
+  // The diamonds again, over a concatenate: its element code branches, and
+  // a value asked for again in another basic block is computed again, so
+  // every path counts and a0 (16 paths) stays outside with the concatenate.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  cat = f32[8] concatenate(p, q), dimensions={0}
+  a0 = f32[8] negate(cat)
+  b0 = f32[8] abs(a0)
+  c0 = f32[8] negate(a0)
+  a1 = f32[8] add(b0, c0)
+  b1 = f32[8] abs(a1)
+  c1 = f32[8] negate(a1)
+  a2 = f32[8] add(b1, c1)
+  b2 = f32[8] abs(a2)
+  c2 = f32[8] negate(a2)
+  a3 = f32[8] add(b2, c2)
+  b3 = f32[8] abs(a3)
+  c3 = f32[8] negate(a3)
+  ROOT a4 = f32[8] add(b3, c3)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(Regions(*m),
+            (std::vector<std::string>{
+                "kLoop: a0 cat",
                 "kLoop: a1 a2 a3 a4 b0 b1 b2 b3 c0 c1 c2 c3"}));
-  const Instruction* a0 = m->entry()->FindInstruction("a0");
-  ASSERT_NE(a0, nullptr);
-  EXPECT_EQ(a0->opcode(), Opcode::kNegate);
+}
+
+TEST(FusionTest, ADotBehindADuplicatedProducerIsNotComputedTwice) {
+  // n is cheap and feeds two regions, so each region gets a copy of it;
+  // the original n stays for the other region and reads the dot, so the
+  // dot has a user outside either region and is computed once, unfused.
+  std::unique_ptr<Module> m = Fused(R"(
+HloModule m
+ENTRY e {
+  x = f32[16,64] parameter(0)
+  w = f32[64,32] parameter(1)
+  d = f32[16,32] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = f32[16,32] negate(d)
+  two = f32[] constant(2)
+  b2 = f32[16,32] broadcast(two), dimensions={}
+  m = f32[16,32] multiply(n, b2)
+  e = f32[16,32] exponential(n)
+  ROOT t = (f32[16,32], f32[16,32]) tuple(m, e)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  int dots = 0;
+  for (const auto& c : m->computations()) {
+    for (const auto& inst : c->instructions()) {
+      if (inst->opcode() == Opcode::kDot) ++dots;
+    }
+  }
+  EXPECT_EQ(dots, 1);
+  const Instruction* d = m->entry()->FindInstruction("d");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->opcode(), Opcode::kDot);
 }
 
 TEST(FusionTest, ExpensiveProducerWithSeveralUsersIsNotDuplicated) {
