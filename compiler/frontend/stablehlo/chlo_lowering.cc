@@ -336,6 +336,19 @@ Lowering InF64(I* (*decomposition)(E&, I*)) {
   };
 }
 
+// The real and imaginary parts of a complex z of `type`, and their type.
+struct ComplexParts {
+  I* re;
+  I* im;
+  PrimitiveType part;
+};
+ComplexParts SplitComplex(E& b, I* z, PrimitiveType type) {
+  const PrimitiveType part =
+      type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
+  return {b.Op(Opcode::kReal, {z}, part), b.Op(Opcode::kImag, {z}, part),
+          part};
+}
+
 // Real: atan2(x, 1). Complex: atan(z) = -i atanh(iz), with iz = -y + ix
 // and -i(u + iv) = v - iu built from the parts.
 absl::StatusOr<I*> LowerAtan(const ChloOp& op, Computation& c,
@@ -345,10 +358,7 @@ absl::StatusOr<I*> LowerAtan(const ChloOp& op, Computation& c,
   I* z = op.operands[0];
   const PrimitiveType type = op.result_shape.element_type();
   if (!IsComplex(type)) return b.Atan2(z, b.Constant(1));
-  const PrimitiveType part =
-      type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
-  I* x = b.Op(Opcode::kReal, {z}, part);
-  I* y = b.Op(Opcode::kImag, {z}, part);
+  const auto [x, y, part] = SplitComplex(b, z, type);
   I* iz = b.Op(Opcode::kComplex, {b.Neg(y), x}, type);
   I* t = b.Op(Opcode::kAtanh, {iz}, type);
   I* u = b.Op(Opcode::kReal, {t}, part);
@@ -365,10 +375,7 @@ absl::StatusOr<I*> LowerSquare(const ChloOp& op, Computation& c,
   I* z = op.operands[0];
   const PrimitiveType type = op.result_shape.element_type();
   if (!IsComplex(type)) return b.Mul(z, z);
-  const PrimitiveType part =
-      type == PrimitiveType::kC64 ? PrimitiveType::kF32 : PrimitiveType::kF64;
-  I* x = b.Op(Opcode::kReal, {z}, part);
-  I* y = b.Op(Opcode::kImag, {z}, part);
+  const auto [x, y, part] = SplitComplex(b, z, type);
   I* re = b.Op(Opcode::kMultiply, {b.Op(Opcode::kSubtract, {x, y}, part),
                                    b.Op(Opcode::kAdd, {x, y}, part)},
                part);
