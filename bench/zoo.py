@@ -4,7 +4,7 @@
                [--seconds S] [--forms params,constants]
 
 For each zoo model exported into DIR/<model>/ (tests/models/export.py;
-`ctest -R 'models/<model>/export'` exports its weights-as-parameters forms,
+`ctest -R 'models/<model>/export'` exports its forms; for VGG16 and BERT
 `export_constants` the weights-as-constants ones), and for its HLO text
 with the weights as parameters and as constants: the instruction count
 `aotc inspect` reports, the wall time of `aotc compile` (and per 1000

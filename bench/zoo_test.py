@@ -1,7 +1,7 @@
 """Smoke test of bench/zoo.py: one timed run of flax_mlp in both forms.
 
-Runs the script on the exported flax_mlp (the models/flax_mlp/export and
-export_constants fixtures) with --runs 1 and checks what it prints: the
+Runs the script on the exported flax_mlp (the models/flax_mlp/export
+fixtures, both weight forms) with --runs 1 and checks what it prints: the
 machine and commit lines, the table's columns, and one row per weights form
 whose cells are numbers. The constants form holds the MLP's three kernels,
 784x512, 512x512 and 512x10 f32 (its biases start at zero and fold away).
