@@ -38,8 +38,12 @@ bool Matches(Comparison& c, double x, double y, Tolerance tolerance,
              double budget) {
   bool match;
   if (std::isinf(budget)) {
-    ++c.unchecked;
-    return true;
+    // The budget's first-order propagation lost track (a pole inside the
+    // operands' uncertainty, or budgets grown past the values through many
+    // layers): accepting anything would be a blind spot, so the per-type
+    // tolerance judges, as where there is no budget.
+    ++c.infinite_budget;
+    budget = kNoBudget;
   }
   if (std::isnan(x) || std::isnan(y)) {
     match = std::isnan(x) && std::isnan(y);

@@ -14,8 +14,9 @@
 // the oracle could not follow a value (budget NaN: results of loops, maps,
 // custom calls, ...) the per-type tolerance abs + rel * |expected| applies
 // instead (DefaultTolerance: aotc's transcendental functions against the C
-// library, grown through a few dependent operations); a budget of +inf
-// accepts any value. Complex elements match when both parts do, each within
+// library, grown through a few dependent operations); so does it where the
+// budget is +inf, which says the oracle lost track rather than that any
+// value is right. Complex elements match when both parts do, each within
 // the element's budget.
 #ifndef AOTC_TOOLS_COMPARE_H_
 #define AOTC_TOOLS_COMPARE_H_
@@ -54,9 +55,9 @@ struct Comparison {
   // none); at most 1 when ok(), so 1 / max_error_ratio is the margin.
   double max_error_ratio = 0;
   // Float parts judged by the per-type tolerance for want of a budget, and
-  // parts whose budget is +inf (any value accepted).
+  // among them the parts whose budget is +inf.
   int64_t by_tolerance = 0;
-  int64_t unchecked = 0;
+  int64_t infinite_budget = 0;
   // "element [3,1]: got 1.5, expected 2" for the first mismatch.
   std::string first_mismatch;
   bool ok() const { return mismatches == 0; }

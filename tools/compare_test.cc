@@ -139,21 +139,24 @@ TEST(CompareTest, ABudgetReplacesTheTolerance) {
   // Expected 652.6266 on all three; 652.532 is off by 0.0946. Element 0's
   // budget 0.1 admits it; element 1's budget 0 refuses it though the per-type
   // tolerance (1e-5 + 1e-4 * 652.6266 = 0.06527) would too; element 2 has no
-  // budget (NaN) and the tolerance judges it: refused. Element 3 has an
-  // infinite budget: any value, NaN included, is accepted.
+  // budget (NaN) and the tolerance judges it: refused. Elements 3 to 5 have
+  // an infinite budget, which says the oracle lost track, not that anything
+  // goes: the tolerance judges them too. 1.00005 against 1 is within
+  // 1e-5 + 1e-4; 2 against 1 is not, nor is NaN against 1.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  const Literal e =
-      Array<PrimitiveType::kF32>({652.6266f, 652.6266f, 652.6266f, 1});
-  const Literal a = Array<PrimitiveType::kF32>({652.532f, 652.532f, 652.532f, nan});
+  const Literal e = Array<PrimitiveType::kF32>(
+      {652.6266f, 652.6266f, 652.6266f, 1, 1, 1});
+  const Literal a = Array<PrimitiveType::kF32>(
+      {652.532f, 652.532f, 652.532f, 1.00005f, 2, nan});
   const Literal budget = Array<PrimitiveType::kF64>(
-      {0.1, 0, std::numeric_limits<double>::quiet_NaN(), inf});
+      {0.1, 0, std::numeric_limits<double>::quiet_NaN(), inf, inf, inf});
   const Comparison c =
       CompareLiterals(a, e, DefaultTolerance(PrimitiveType::kF32), &budget);
-  EXPECT_EQ(c.mismatches, 2);
-  EXPECT_EQ(c.finite, 3);
-  EXPECT_EQ(c.by_tolerance, 1);
-  EXPECT_EQ(c.unchecked, 1);
+  EXPECT_EQ(c.mismatches, 4);
+  EXPECT_EQ(c.finite, 5);
+  EXPECT_EQ(c.by_tolerance, 3);
+  EXPECT_EQ(c.infinite_budget, 3);
   EXPECT_EQ(c.first_mismatch, "element [1]: got 652.532, expected 652.627");
   // Element 1's error over a zero budget.
   EXPECT_TRUE(std::isinf(c.max_error_ratio));

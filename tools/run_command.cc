@@ -90,9 +90,9 @@ bool Check(const Module& module, const std::vector<Literal>& args,
                       " elements without a budget: tolerance abs ", tol.abs,
                       " + rel ", tol.rel, ")");
     }
-    if (c.unchecked > 0) {
-      absl::StrAppend(&line, " (", c.unchecked,
-                      " elements whose inputs' uncertainty allows any value)");
+    if (c.infinite_budget > 0) {
+      absl::StrAppend(&line, " (", c.infinite_budget,
+                      " of them with an infinite budget)");
     }
     ok = PrintVerdict(c, line) && ok;
   }
