@@ -185,9 +185,12 @@ ModulePartitions SplitModule(llvm::Module& m, int partitions) {
   }
   // A global variable goes with its first user; unused ones to partition 0.
   for (size_t i = 0; i < functions.size(); ++i) {
+    // By value: try_emplace may rehash before it reads a reference into the
+    // map.
+    const int p = partition.at(functions[i]);
     for (const llvm::GlobalValue* g : references[i]) {
       if (llvm::isa<llvm::GlobalVariable>(g) && !g->isDeclaration()) {
-        partition.try_emplace(g, partition[functions[i]]);
+        partition.try_emplace(g, p);
       }
     }
   }
