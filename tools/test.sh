@@ -10,7 +10,7 @@ AOTC_DEPS=--all "$root/tools/build.sh"
 # Without it those tests say SKIPPED (and fail under .ci/run).
 "$root/tools/setup-python.sh" || echo "test: no Python test environment; its tests will say SKIPPED" >&2
 cd "$root/build"
-# The zoo's weights-as-constants tests of its three largest models take
+# The zoo's weights-as-constants tests of VGG16 and BERT take
 # several minutes each (docs/testing.md, "The model zoo"): AOTC_ZOO_LARGE=1
 # runs them too.
 exclude=()
