@@ -20,16 +20,12 @@ import time
 EXTENSIONS = {"hlo": "hlo", "proto": "pb", "stablehlo": "mlir"}
 
 
-def main():
-  args = sys.argv[1:]
-  check = "--check" in args
-  args = [a for a in args if a != "--check"]
-  if len(args) != 3:
-    sys.exit("usage: check.py MODEL FORM DIR [--check]")
-  model, form, directory = args[0], args[1], pathlib.Path(args[2])
+def form_files(model, form, directory):
+  """The form's module, its inputs and XLA's results in an export folder
+  (exits with a message when the form is unknown or not exported)."""
   syntax, _, weights = form.partition("_")
   if syntax not in EXTENSIONS or weights not in ("params", "constants"):
-    sys.exit(f"check.py: unknown form '{form}'")
+    sys.exit(f"unknown form '{form}'")
   source = directory / f"{weights}.{EXTENSIONS[syntax]}"
   inputs = sorted((directory / "inputs" / weights).glob("*.npy"))
   expected = sorted((directory / "xla").glob("result*.npy"),
@@ -37,6 +33,17 @@ def main():
   if not source.exists() or not expected:
     sys.exit(f"{model} {form}: no export in {directory} "
              "(the export test runs first)")
+  return source, inputs, expected
+
+
+def main():
+  args = sys.argv[1:]
+  check = "--check" in args
+  args = [a for a in args if a != "--check"]
+  if len(args) != 3:
+    sys.exit("usage: check.py MODEL FORM DIR [--check]")
+  model, form, directory = args[0], args[1], pathlib.Path(args[2])
+  source, inputs, expected = form_files(model, form, directory)
   command = [os.environ.get("AOTC", "aotc"), "run", str(source)]
   command += [str(p) for p in inputs]
   for p in expected:

@@ -19,8 +19,7 @@ import time
 import numpy as np
 
 import aotc
-
-EXTENSIONS = {"hlo": "hlo", "proto": "pb", "stablehlo": "mlir"}
+from check import form_files
 TOLERANCE = {np.dtype(np.float32): (1e-5, 1e-4),
              np.dtype(np.float64): (1e-9, 1e-9)}
 
@@ -49,13 +48,9 @@ def main():
   if len(sys.argv) != 4:
     sys.exit("usage: load.py MODEL FORM DIR")
   model, form, directory = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3])
-  syntax, _, weights = form.partition("_")
-  source = directory / f"{weights}.{EXTENSIONS[syntax]}"
-  inputs = [np.load(p) for p in
-            sorted((directory / "inputs" / weights).glob("*.npy"))]
-  expected = [np.load(p) for p in
-              sorted((directory / "xla").glob("result*.npy"),
-                     key=lambda p: int(p.stem[len("result"):]))]
+  source, input_files, expected_files = form_files(model, form, directory)
+  inputs = [np.load(p) for p in input_files]
+  expected = [np.load(p) for p in expected_files]
   with tempfile.TemporaryDirectory(dir=directory) as out:
     start = time.time()
     compiled = aotc.compile(str(source), out, name="zoo_model")
