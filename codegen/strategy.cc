@@ -40,7 +40,7 @@ const std::vector<Strategy>& Strategies() {
   static const std::vector<Strategy>* const kStrategies =
       new std::vector<Strategy>{
           {"gemm", PlanGemm},
-          {"depthwise", AnyTarget<PlanDepthwise>},
+          {"depthwise", PlanDepthwise},
           {"depthwise-rows", PlanDepthwiseRows},
           {"row-dot", AnyTarget<PlanRowDot>},
           {"reduce-loop", AnyTarget<PlanReduceLoop>},

@@ -26,6 +26,8 @@ constexpr int64_t kMaxRow = 16384;
 constexpr int64_t kMaxTaps = 4096;
 // The largest stride along W whose vectors of inputs are one wide load.
 constexpr int64_t kMaxLoadStride = 4;
+// The most kernel taps the NHWC strategy unrolls over a block of features.
+constexpr int64_t kMaxBlockTaps = 49;
 
 struct Depthwise {
   DotSite site;
@@ -40,6 +42,8 @@ struct Depthwise {
   // type (float for f16 and bf16) and rounded once at the end.
   PrimitiveType type = PrimitiveType::kF32;
   int64_t taps = 1;
+  // NHWC: features per register block (0: none), see EmitFeatureBlock.
+  int64_t block = 0;
 };
 
 // The facts both strategies share, or nullopt when `inst` is not a
@@ -97,6 +101,96 @@ Value* SumToResult(llvm::IRBuilderBase& b, Value* sum, const Depthwise& d,
   return d.site.dot == &inst ? sum : RoundToStorage(b, sum, d.type);
 }
 
+// Features [c0, c0 + vectors * lanes) of output position `pc`, their sums
+// in `vectors` registers of d.block / 4 lanes over every tap, the input and
+// the kernel read as vectors where they lie in memory (`x` and `k`, the
+// features their most minor dimension). The taps are unrolled, each tap's
+// steps skipped where it falls outside the input. The steps are the
+// loop's, in the same order: the evaluator's numbers bit for bit.
+absl::Status EmitFeatureBlock(const LoopArgs& a, const Depthwise& d,
+                              const std::vector<Value*>& pc, Value* c0,
+                              int64_t vectors, const IrArray& x,
+                              const IrArray& k, ElementalEmitter& emitter) {
+  llvm::IRBuilderBase& b = a.b;
+  const int64_t lanes = d.block / 4;
+  llvm::Type* elem = ComputeType(b.getContext(), d.type);
+  llvm::Type* vt = llvm::FixedVectorType::get(elem, lanes);
+  const llvm::Align align(elem->getPrimitiveSizeInBits() / 8);
+  std::vector<Value*> acc(vectors, llvm::Constant::getNullValue(vt));
+  for (int64_t t = 0; t < d.taps; ++t) {
+    Index x_at, k_at;
+    x_at.multi.resize(x.shape().rank());
+    k_at.multi.resize(k.shape().rank());
+    x_at.multi[d.dn.input_batch] = pc[0];
+    Value* inside = b.getTrue();
+    int64_t rest = t;
+    for (size_t i = d.window.size(); i-- > 0;) {
+      const int64_t w = rest % d.kernel_ext[i];
+      rest /= d.kernel_ext[i];
+      const WindowDim& wd = d.window[i];
+      Value* at = b.CreateAdd(b.CreateMul(pc[i + 1], b.getInt64(wd.stride)),
+                              b.getInt64(w * wd.window_dilation - wd.pad_low));
+      Value* in = b.CreateICmpULT(at, b.getInt64(d.in_ext[i]));
+      inside = b.CreateAnd(inside, in);
+      x_at.multi[d.dn.input_spatial[i]] = at;
+      k_at.multi[d.dn.kernel_spatial[i]] =
+          b.getInt64(wd.reversal ? d.kernel_ext[i] - 1 - w : w);
+    }
+    k_at.multi[d.dn.kernel_input_feature] = b.getInt64(0);
+    llvm::BasicBlock* before = b.GetInsertBlock();
+    llvm::Function* f = before->getParent();
+    auto* body = llvm::BasicBlock::Create(b.getContext(), "depthwise.block.in", f);
+    auto* next = llvm::BasicBlock::Create(b.getContext(), "depthwise.block.next", f);
+    b.CreateCondBr(inside, body, next);
+    b.SetInsertPoint(body);
+    std::vector<Value*> stepped(vectors);
+    for (int64_t v = 0; v < vectors; ++v) {
+      Value* c = b.CreateAdd(c0, b.getInt64(v * lanes));
+      x_at.multi[d.dn.input_feature] = c;
+      k_at.multi[d.dn.kernel_output_feature] = c;
+      Value* xv = b.CreateAlignedLoad(vt, x.ElementPointer(b, x_at), align);
+      Value* kv = b.CreateAlignedLoad(vt, k.ElementPointer(b, k_at), align);
+      stepped[v] = EmitMultiplyAdd(b, acc[v], xv, kv, d.type);
+    }
+    llvm::BasicBlock* body_end = b.GetInsertBlock();
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+    for (int64_t v = 0; v < vectors; ++v) {
+      llvm::PHINode* phi = b.CreatePHI(vt, 2);
+      phi->addIncoming(acc[v], before);
+      phi->addIncoming(stepped[v], body_end);
+      acc[v] = phi;
+    }
+  }
+  // The sums through the epilogue from a row on the stack: a loop over
+  // the features, which LLVM vectorizes whatever the epilogue reads.
+  llvm::AllocaInst* row = EntryAlloca(
+      b, llvm::ArrayType::get(elem, vectors * lanes), "depthwise.block.sums");
+  row->setAlignment(llvm::Align(64));
+  for (int64_t v = 0; v < vectors; ++v) {
+    b.CreateAlignedStore(acc[v],
+                         b.CreateConstInBoundsGEP1_64(elem, row, v * lanes),
+                         llvm::Align(64));
+  }
+  const IrArray& out = a.out[0];
+  return EmitForLoop(
+      b, b.getInt64(0), b.getInt64(vectors * lanes), "depthwise.block.out",
+      [&](Value* l) -> absl::Status {
+    Index o;
+    o.multi.resize(out.shape().rank());
+    o.multi[d.dn.output_batch] = pc[0];
+    for (size_t i = 0; i < d.window.size(); ++i) {
+      o.multi[d.dn.output_spatial[i]] = pc[i + 1];
+    }
+    o.multi[d.dn.output_feature] = b.CreateAdd(c0, l);
+    Value* sum = b.CreateLoad(elem, b.CreateInBoundsGEP(elem, row, l));
+    ASSIGN_OR_RETURN(Value * e, EmitDotEpilogue(emitter, a, d.site,
+                                                SumToResult(b, sum, d, a.inst), o));
+    out.Write(b, o, e);
+    return absl::OkStatus();
+  });
+}
+
 absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   llvm::IRBuilderBase& b = a.b;
   llvm::Type* elem = ComputeType(b.getContext(), d.type);
@@ -113,11 +207,46 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   int64_t positions = 1;
   for (int64_t e : d.pos_ext) positions *= e;
   ElementalEmitter emitter(a.mc, b);
+  // The register blocks read the input and the kernel in memory, each with
+  // the features its most minor dimension.
+  const IrArray* x_array = nullptr;
+  const IrArray* k_array = nullptr;
+  if (d.block > 0 && a.ins != nullptr) {
+    x_array = &(*a.ins)[d.site.lhs][0];
+    k_array = &(*a.ins)[d.site.rhs][0];
+    if (x_array->shape().layout().minor_to_major[0] != d.dn.input_feature ||
+        k_array->shape().rank() == 0 ||
+        k_array->shape().layout().minor_to_major[0] != d.dn.kernel_output_feature) {
+      x_array = k_array = nullptr;
+    }
+  }
+  const int64_t lanes = d.block / 4;
+  const int64_t blocks = x_array != nullptr ? d.features / d.block : 0;
+  const int64_t tail_vectors =
+      x_array != nullptr ? (d.features - blocks * d.block) / lanes : 0;
+  const int64_t blocked = blocks * d.block + tail_vectors * lanes;
   return EmitForLoop(
       b, a.begin ? a.begin : b.getInt64(0),
       a.end ? a.end : b.getInt64(positions), "depthwise.pos",
       [&](Value* p) -> absl::Status {
         const std::vector<Value*> pc = UnflattenRowMajor(b, p, d.pos_ext);
+        // Blocks of four vectors of features in registers, then one of the
+        // whole vectors left, then the rest through the accumulators on
+        // the stack.
+        if (blocks > 0) {
+          RETURN_IF_ERROR(EmitForLoop(
+              b, b.getInt64(0), b.getInt64(blocks), "depthwise.block",
+              [&](Value* q) {
+            return EmitFeatureBlock(a, d, pc, b.CreateMul(q, b.getInt64(d.block)),
+                                    4, *x_array, *k_array, emitter);
+          }));
+        }
+        if (tail_vectors > 0) {
+          RETURN_IF_ERROR(EmitFeatureBlock(a, d, pc, b.getInt64(blocks * d.block),
+                                           tail_vectors, *x_array, *k_array,
+                                           emitter));
+        }
+        if (blocked == d.features) return absl::OkStatus();
         b.CreateMemSet(acc, b.getInt8(0),
                        d.features * elem->getPrimitiveSizeInBits() / 8,
                        llvm::MaybeAlign(64));
@@ -150,7 +279,7 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
           b.CreateCondBr(inside, body, next);
           b.SetInsertPoint(body);
           RETURN_IF_ERROR(EmitForLoop(
-              b, b.getInt64(0), b.getInt64(d.features), "depthwise.c",
+              b, b.getInt64(blocked), b.getInt64(d.features), "depthwise.c",
               [&](Value* c) -> absl::Status {
             x_at.multi[d.dn.input_feature] = c;
             k_at.multi[d.dn.kernel_output_feature] = c;
@@ -168,7 +297,7 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
         }));
         // The epilogue: every feature of the position from its sum.
         return EmitForLoop(
-            b, b.getInt64(0), b.getInt64(d.features), "depthwise.out",
+            b, b.getInt64(blocked), b.getInt64(d.features), "depthwise.out",
             [&](Value* c) -> absl::Status {
           Index o;
           o.multi.resize(out.shape().rank());
@@ -538,7 +667,8 @@ StrategyPlan FlatPlan(int64_t count, int64_t work) {
 
 }  // namespace
 
-std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst) {
+std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst,
+                                          const TargetInfo& target) {
   std::optional<Depthwise> d = MatchDepthwise(inst);
   if (!d.has_value() || d->multiplier != 1 || d->features > kMaxFeatures) {
     return std::nullopt;
@@ -547,6 +677,14 @@ std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst) {
   if (lhs.layout().minor_to_major[0] != d->dn.input_feature ||
       inst.shape().layout().minor_to_major[0] != d->dn.output_feature) {
     return std::nullopt;
+  }
+  // Blocks of four vectors' worth of features (four registers on targets
+  // without vectors) when the taps are few enough to unroll, for f32 and
+  // f64, whose values in memory are the sums' type.
+  const int sum_bytes = d->type == PrimitiveType::kF64 ? 8 : 4;
+  if (d->taps <= kMaxBlockTaps &&
+      (d->type == PrimitiveType::kF32 || d->type == PrimitiveType::kF64)) {
+    d->block = 4 * std::max(1, target.vector_bytes / sum_bytes);
   }
   int64_t positions = 1;
   for (int64_t e : d->pos_ext) positions *= e;

@@ -11,7 +11,12 @@
 //         for c: acc[c] += x[b, p * stride - pad + w * dilation, c] * k[w, c]
 //       for c: out[b, p, c] = epilogue(acc[c])
 //
-// instead of one scalar sum per output element. Each acc[c] sums its taps in
+// instead of one scalar sum per output element. With few taps (at most 49)
+// and f32 or f64 operands in memory, the features go in blocks of four
+// vectors whose sums stay in registers over every tap (the taps unrolled,
+// each skipped where it falls outside), then one block of the whole
+// vectors left; only the features past the last whole vector take the
+// accumulators on the stack. Each acc[c] sums its taps in
 // the evaluator's order (window positions row-major, one feature), product
 // rounded then added, so the results are the evaluator's bit for bit; only
 // the loop order changes, which makes the feature loop contiguous in the
@@ -59,7 +64,8 @@ namespace aotc::codegen {
 // batch_group_count 1, no input dilation, and whose input and result hold
 // the features in their most minor dimension; at most 16384 features (the
 // accumulators live on the stack).
-std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst);
+std::optional<StrategyPlan> PlanDepthwise(const Instruction& inst,
+                                          const TargetInfo& target);
 
 // The "depthwise-rows" strategy: a convolution like the above (alone or
 // with an epilogue, batch_group_count 1, no input dilation, at least two

@@ -124,9 +124,31 @@ ENTRY e {
 // (the "depthwise" strategy), summing in the evaluator's order: its numbers
 // bit for bit, for strides, padding (negative too), dilation, reversal,
 // 1-D to 3-D windows, bf16 (summed in float, rounded once), a fused
-// epilogue and positions split across threads.
+// epilogue and positions split across threads. The feature counts take
+// every path of the register blocks on AVX2 and AVX-512 alike (150 f32:
+// whole blocks of four vectors, a block of the whole vectors left, then
+// single features; 24 and 17: a block of fewer vectors; 4: none), with
+// the border taps skipped.
 TEST(ConvolutionE2eTest, DepthwiseLoopsGiveTheEvaluatorsNumbersBitForBit) {
   const std::vector<std::string> cases = {
+      R"(HloModule m
+ENTRY e {
+  x = f32[2,9,11,150] parameter(0)
+  k = f32[3,3,1,150] parameter(1)
+  bias = f32[150] parameter(2)
+  c = f32[2,9,11,150] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=150
+  bb = f32[2,9,11,150] broadcast(bias), dimensions={3}
+  s = f32[2,9,11,150] add(c, bb)
+  z = f32[] constant(0)
+  zb = f32[2,9,11,150] broadcast(z), dimensions={}
+  ROOT r = f32[2,9,11,150] maximum(s, zb)
+})",
+      R"(HloModule m
+ENTRY e {
+  x = f64[1,12,10,40] parameter(0)
+  k = f64[3,3,1,40] parameter(1)
+  ROOT c = f64[1,5,4,40] convolution(x, k), window={size=3x3 stride=2x2 pad=1_-1x2_0 rhs_dilate=1x2 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f, feature_group_count=40
+})",
       R"(HloModule m
 ENTRY e {
   x = f32[2,9,11,24] parameter(0)

@@ -108,6 +108,13 @@ TEST(GemmE2eTest, BlocksSplitAcrossThreads) {
   CheckRandomProduct(300, 130, 70, true);
 }
 
+TEST(GemmE2eTest, RowsFourKibApartArePackedAndStillRight) {
+  // A's rows 4 KiB apart over more rows than one block: packed (plan.cc),
+  // with a last slice and a last block of edges.
+  CheckRandomProduct(700, 40, 1024, false);
+  CheckRandomProduct(600, 100, 2048, true);
+}
+
 TEST(GemmE2eTest, FewRowsSplitByColumnsAcrossThreads) {
   // One block of 20 rows: the parallel units are groups of columns, the
   // last one narrower than the others.
@@ -662,8 +669,8 @@ TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
   TargetInfo neon{16, 32, 64 << 10, 512 << 10};
   TargetInfo scalar{0, 16, 16 << 10, 128 << 10};
   // Accumulators + one row of B + one broadcast <= registers, with the most
-  // multiply-adds per loaded value: 6 x 4 vectors on 32 registers, 4 x 3 on
-  // 16.
+  // multiply-adds per loaded value where every column is used: 6 x 4
+  // vectors on 32 registers, 4 x 3 on 16.
   for (const Want& w : {Want{avx512, 6, 4, 16}, Want{avx2, 4, 3, 8},
                         Want{neon, 6, 4, 4}, Want{scalar, 4, 3, 1}}) {
     const GemmTiling t = ChooseGemmTiling(4, w.target, 1024, 1024, 1024);
@@ -671,10 +678,25 @@ TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
     EXPECT_EQ(t.vectors, w.vectors) << w.target.ToString();
     EXPECT_EQ(t.lanes, w.lanes) << w.target.ToString();
     EXPECT_LE(t.mr * t.vectors + t.vectors + 1, w.target.vector_registers);
-    // A KC x NR panel of B fits in half of L1, unless at the 64 floor.
-    EXPECT_TRUE(t.kc * t.nr() * 4 <= w.target.l1_bytes / 2 || t.kc == 64);
+    // A KC x NR panel of B fits in half of L1 (three quarters with 16
+    // registers), unless at the 64 floor.
+    const int64_t share = w.target.vector_registers <= 16
+                              ? w.target.l1_bytes * 3 / 4
+                              : w.target.l1_bytes / 2;
+    EXPECT_TRUE(t.kc * t.nr() * 4 <= share || t.kc == 64);
     EXPECT_EQ(t.mc % t.mr, 0);
   }
+  // AVX2: 4 x 24 for wide products, but 6 x 16 for 64 columns, which 24
+  // would round up to 72; slices of 256 (24 KiB of B), 1000 deep as four
+  // of 252 (a multiple of the kernel's unroll), not three of 256 and 232.
+  const GemmTiling wide = ChooseGemmTiling(4, avx2, 1024, 1024, 0, 1024);
+  EXPECT_EQ(wide.mr, 4);
+  EXPECT_EQ(wide.vectors, 3);
+  EXPECT_EQ(wide.kc, 256);
+  const GemmTiling sixty_four = ChooseGemmTiling(4, avx2, 3136, 576, 0, 64);
+  EXPECT_EQ(sixty_four.mr, 6);
+  EXPECT_EQ(sixty_four.vectors, 2);
+  EXPECT_EQ(ChooseGemmTiling(4, avx2, 1024, 1000, 0, 1024).kc, 252);
   // f64 halves the lanes.
   EXPECT_EQ(ChooseGemmTiling(8, avx512, 64, 64, 64).lanes, 8);
   // Never deeper than K, never more rows than M needs.

@@ -180,23 +180,29 @@ absl::Status PackB(const LoopArgs& a, const GemmPlan& p, Value* bp) {
           x, b.CreateInBoundsGEP(elem, bp, b.CreateAdd(base, PanelOffset(b, p, kk, j))),
           align);
     };
+    // A panel row's nr values are all read before any is stored, so that
+    // LLVM can make one vector load and store of them (the packed panel
+    // might alias the operand as far as it knows, which keeps interleaved
+    // scalar copies scalar).
     RETURN_IF_ERROR(EmitForLoop(
-        b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k", [&](Value* kk) {
-      return EmitForLoop(
-          b, b.getInt64(0), b.getInt64(nr), "gemm.pack_b.j",
-          [&](Value* j) -> absl::Status {
-        Value* col = b.CreateAdd(b.CreateMul(q, b.getInt64(nr)), j);
+        b, b.getInt64(0), b.getInt64(k), "gemm.pack_b.k",
+        [&](Value* kk) -> absl::Status {
+      std::vector<Value*> row(nr);
+      for (int64_t j = 0; j < nr; ++j) {
+        Value* col = b.CreateAdd(b.CreateMul(q, b.getInt64(nr)), b.getInt64(j));
         Value* valid = nullptr;
         if (edge) {
           valid = b.CreateICmpULT(col, b.getInt64(n));
           col = b.CreateSelect(valid, col, b.getInt64(n - 1));
         }
         ASSIGN_OR_RETURN(Value * v, ReadB(b, p, a, bt, kk, col));
-        Value* x = ToPacked(b, p, v, /*lhs=*/false);
-        if (edge) x = b.CreateSelect(valid, x, llvm::Constant::getNullValue(elem));
-        store(kk, j, x);
-        return absl::OkStatus();
-      });
+        row[j] = ToPacked(b, p, v, /*lhs=*/false);
+        if (edge) {
+          row[j] = b.CreateSelect(valid, row[j], llvm::Constant::getNullValue(elem));
+        }
+      }
+      for (int64_t j = 0; j < nr; ++j) store(kk, b.getInt64(j), row[j]);
+      return absl::OkStatus();
     }));
     if (p.k_pad > k) {
       EmitForLoop(b, b.getInt64(k), b.getInt64(p.k_pad), "gemm.pack_b.pad",

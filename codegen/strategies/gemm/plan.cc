@@ -3,6 +3,7 @@
 // depth groups, which operands are read in place or packed (at compile
 // time for a constant B), the units of the parallel loop and the scratch
 // they need.
+#include <cmath>
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -264,6 +265,18 @@ void ChooseOperandReads(GemmPlan& g, const Instruction& inst,
                lhs.layout().minor_to_major[0] == d.lhs_contract[0] &&
                lhs.element_type() == PackedType(g) &&
                g.groups != DepthGroups::kS8Quads && g.k_pad == d.k;
+  // Rows a multiple of 4 KiB apart fall into a few sets of L1 and L2, too
+  // few for a block's rows to stay cached while every panel of B reads
+  // them: such an A is packed into contiguous rows instead.
+  if (g.direct_a && !d.lhs_free.empty()) {
+    // The stride of A's most minor free dimension: its rows' distance.
+    int64_t row_bytes = StorageBytes(lhs.element_type());
+    for (int64_t dim : lhs.layout().minor_to_major) {
+      if (dim == d.lhs_free.back()) break;
+      row_bytes *= lhs.dimensions(dim);
+    }
+    if (row_bytes % 4096 == 0 && d.m > t.mc) g.direct_a = false;
+  }
   const Shape& rhs_shape = dot.operand(1)->shape();
   g.direct_b = !g.conv && g.prepacked == nullptr && g.blocks == 1 &&
                g.groups == DepthGroups::kNone && d.rhs_free.size() == 1 &&
@@ -406,8 +419,13 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
          t.lanes * element_bytes > 16) {
     t.lanes /= 2;
   }
-  // The tile with the most multiply-adds per value loaded, among those
-  // whose accumulators, a row of B and a broadcast fit in the registers.
+  // The tile with the most useful multiply-adds per value loaded, among
+  // those whose accumulators, a row of B and a broadcast fit in the
+  // registers: the loads per multiply-add (reuse, the tile's mr * vectors
+  // over its mr + vectors loads per depth) weighed lightly, since any of
+  // these tiles keeps the FMA units busier than the loads from L1, against
+  // the columns the last panel computes in vain (AVX2: a 4 x 24 tile wastes
+  // a ninth of a 64-column product, 6 x 16 nothing).
   double best = 0;
   for (int vectors = 1; vectors <= 4; ++vectors) {
     // No more vectors than the columns fill.
@@ -415,15 +433,27 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
     const int mr = std::min(16, (target.vector_registers - vectors - 1) / vectors);
     if (mr < 1) continue;
     const double reuse = double(mr) * vectors / (mr + vectors);
-    if (reuse > best) {
-      best = reuse;
+    const int64_t nr = int64_t{vectors} * t.lanes;
+    const double used =
+        max_columns > 0 ? double(max_columns) / RoundUp(max_columns, nr) : 1.0;
+    const double score = used * std::sqrt(std::sqrt(reuse));
+    if (score > best) {
+      best = score;
       t.mr = mr;
       t.vectors = vectors;
     }
   }
+  // B's kc x nr panel stays in L1 while the block's mr-panels of A stream
+  // past it: half of L1, or three quarters with 16 registers, whose tile is
+  // narrower (AVX2: 4 x 24, so A's rows take 4 KiB at kc = 256). The depth
+  // is then split into slices of equal depth, a multiple of the kernel's
+  // unroll, rather than full slices and a shallow last one.
   const int64_t nr_bytes = t.nr() * packed_bytes;
-  t.kc = std::clamp<int64_t>(target.l1_bytes / 2 / nr_bytes, kMinSliceDepth, 512);
-  t.kc = std::min(t.kc, k);
+  const int64_t l1_share = target.vector_registers <= 16 ? target.l1_bytes * 3 / 4
+                                                         : target.l1_bytes / 2;
+  const int64_t kc_max = std::clamp<int64_t>(l1_share / nr_bytes, kMinSliceDepth, 512);
+  const int64_t slices = (k + kc_max - 1) / kc_max;
+  t.kc = std::min(RoundUp((k + slices - 1) / slices, 4), k);
   int64_t mc = std::max<int64_t>(t.mr, target.l2_bytes / 2 / (t.kc * packed_bytes));
   // Enough blocks for a few threads when the rows allow it.
   mc = std::min(mc, std::max<int64_t>(64, (m + 3) / 4));
