@@ -1,6 +1,8 @@
 // The row-wise dot loops and their fused epilogue.
 #include "codegen/strategies/row_dot.h"
 
+#include <vector>
+
 #include "codegen/elemental/elemental_emitter.h"
 #include "codegen/emit/ir_types.h"
 #include "compiler/support/status_macros.h"
@@ -11,6 +13,8 @@ namespace {
 using llvm::Value;
 
 constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
+// Depths per pass over the row of sums.
+constexpr int64_t kSteps = 4;
 
 bool IsPlainMatrixDot(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDot) return false;
@@ -64,29 +68,46 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
       [&](Value* i) -> absl::Status {
         b.CreateMemSet(acc, b.getInt8(0), n * StorageBytes(t),
                        llvm::MaybeAlign(64));
-        RETURN_IF_ERROR(EmitForLoop(
-            b, b.getInt64(0), b.getInt64(k_extent), "dot.k",
-            [&](Value* k) -> absl::Status {
-          Index li;
-          li.multi = {i, k};
-          ASSIGN_OR_RETURN(Value * a, lhs(li));
+        // Depths in groups of kSteps: each accumulator is loaded once,
+        // takes the group's steps in order, and is stored once, so that
+        // the row of sums costs a load and a store per group rather than
+        // per depth; then the depths left one at a time.
+        auto steps = [&](Value* k0, int64_t count) -> absl::Status {
+          std::vector<Value*> a(count);
+          for (int64_t u = 0; u < count; ++u) {
+            Index li;
+            li.multi = {i, b.CreateAdd(k0, b.getInt64(u))};
+            ASSIGN_OR_RETURN(a[u], lhs(li));
+          }
           return EmitForLoop(
               b, b.getInt64(0), b.getInt64(n), "dot.j",
               [&](Value* j) -> absl::Status {
-            Index ri;
-            ri.multi = {k, j};
-            if (rhs_row_major) {
-              ri.linear = b.CreateAdd(b.CreateMul(k, b.getInt64(n)), j);
-              ri.shape = &rhs_shape;
-            }
-            ASSIGN_OR_RETURN(Value * x, rhs(ri));
             Value* p = acc_at(j);
-            b.CreateStore(b.CreateFAdd(b.CreateLoad(elem, p),
-                                       b.CreateFMul(a, x)),
-                          p);
+            Value* sum = b.CreateLoad(elem, p);
+            for (int64_t u = 0; u < count; ++u) {
+              Value* k = b.CreateAdd(k0, b.getInt64(u));
+              Index ri;
+              ri.multi = {k, j};
+              if (rhs_row_major) {
+                ri.linear = b.CreateAdd(b.CreateMul(k, b.getInt64(n)), j);
+                ri.shape = &rhs_shape;
+              }
+              ASSIGN_OR_RETURN(Value * x, rhs(ri));
+              sum = b.CreateFAdd(sum, b.CreateFMul(a[u], x));
+            }
+            b.CreateStore(sum, p);
             return absl::OkStatus();
           });
-        }));
+        };
+        const int64_t grouped = k_extent / kSteps * kSteps;
+        if (grouped > 0) {
+          RETURN_IF_ERROR(EmitForLoop(
+              b, b.getInt64(0), b.getInt64(grouped / kSteps), "dot.k",
+              [&](Value* q) { return steps(b.CreateMul(q, b.getInt64(kSteps)), kSteps); }));
+        }
+        RETURN_IF_ERROR(EmitForLoop(
+            b, b.getInt64(grouped), b.getInt64(k_extent), "dot.k_rest",
+            [&](Value* k) { return steps(k, 1); }));
         // The epilogue: every element of the row from its accumulator.
         return EmitForLoop(
             b, b.getInt64(0), b.getInt64(n), "dot.out",

@@ -659,6 +659,22 @@ TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
   EXPECT_EQ(PlanName(MatMulHlo(64, 7, 512)), "row-dot");  // 7 columns
 }
 
+TEST(GemmE2eTest, RowDotGivesTheEvaluatorsBitsForEveryDepth) {
+  // The row-dot takes four depths per pass over its row of sums, then the
+  // rest one at a time: depths on either side of a multiple of four, each
+  // sum in the evaluator's order, product rounded then added.
+  for (int64_t k : {1, 3, 4, 5, 8, 785}) {
+    for (const auto& [m, n] : {std::pair<int64_t, int64_t>{1, 37}, {3, 512}}) {
+      const std::string hlo = MatMulHlo(m, n, k);
+      SCOPED_TRACE(hlo);
+      ASSERT_EQ(PlanName(hlo), "row-dot");
+      auto module = LoadModuleFromString(hlo, "test.hlo");
+      ASSERT_TRUE(module.ok()) << module.status();
+      ExpectEvaluatorsBits(hlo, RandomArguments(*(*module)->entry(), 7));
+    }
+  }
+}
+
 TEST(GemmE2eTest, TilingsFitTheRegistersOfEachTarget) {
   struct Want {
     TargetInfo target;
