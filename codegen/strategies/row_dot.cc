@@ -13,8 +13,10 @@ namespace {
 using llvm::Value;
 
 constexpr int64_t kMaxAccumulatorBytes = int64_t{64} << 10;
-// Depths per pass over the row of sums.
+// Depths per pass over the row of sums, for rows of at least
+// kMinGroupedRowBytes.
 constexpr int64_t kSteps = 4;
+constexpr int64_t kMinGroupedRowBytes = 256;
 
 bool IsPlainMatrixDot(const Instruction& dot) {
   if (dot.opcode() != Opcode::kDot) return false;
@@ -68,7 +70,7 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
       [&](Value* i) -> absl::Status {
         b.CreateMemSet(acc, b.getInt8(0), n * StorageBytes(t),
                        llvm::MaybeAlign(64));
-        // Depths in groups of kSteps: each accumulator is loaded once,
+        // Depths in groups of kSteps: each sum is loaded once,
         // takes the group's steps in order, and is stored once, so that
         // the row of sums costs a load and a store per group rather than
         // per depth; then the depths left one at a time.
@@ -99,7 +101,9 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
             return absl::OkStatus();
           });
         };
-        const int64_t grouped = k_extent / kSteps * kSteps;
+        // A row of a few vectors stays in registers across depths anyway.
+        const int64_t grouped =
+            n * StorageBytes(t) >= kMinGroupedRowBytes ? k_extent / kSteps * kSteps : 0;
         if (grouped > 0) {
           RETURN_IF_ERROR(EmitForLoop(
               b, b.getInt64(0), b.getInt64(grouped / kSteps), "dot.k",

@@ -660,11 +660,13 @@ TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
 }
 
 TEST(GemmE2eTest, RowDotGivesTheEvaluatorsBitsForEveryDepth) {
-  // The row-dot takes four depths per pass over its row of sums, then the
-  // rest one at a time: depths on either side of a multiple of four, each
-  // sum in the evaluator's order, product rounded then added.
+  // The row-dot takes four depths per pass over a row of sums of 64 floats
+  // or more (67, 512 columns), then the rest one at a time; a narrower row
+  // (9) one depth per pass: depths on either side of a multiple of four,
+  // each sum in the evaluator's order, product rounded then added.
   for (int64_t k : {1, 3, 4, 5, 8, 785}) {
-    for (const auto& [m, n] : {std::pair<int64_t, int64_t>{1, 37}, {3, 512}}) {
+    for (const auto& [m, n] :
+         {std::pair<int64_t, int64_t>{1, 67}, {3, 512}, {2, 9}}) {
       const std::string hlo = MatMulHlo(m, n, k);
       SCOPED_TRACE(hlo);
       ASSERT_EQ(PlanName(hlo), "row-dot");

@@ -419,13 +419,15 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
          t.lanes * element_bytes > 16) {
     t.lanes /= 2;
   }
-  // The tile with the most useful multiply-adds per value loaded, among
-  // those whose accumulators, a row of B and a broadcast fit in the
-  // registers: the loads per multiply-add (reuse, the tile's mr * vectors
-  // over its mr + vectors loads per depth) weighed lightly, since any of
-  // these tiles keeps the FMA units busier than the loads from L1, against
-  // the columns the last panel computes in vain (AVX2: a 4 x 24 tile wastes
-  // a ninth of a 64-column product, 6 x 16 nothing).
+  // The tile that keeps the FMA units busiest on the product's columns,
+  // among those whose accumulators, a row of B and a broadcast fit in the
+  // registers: with as many loads as multiply-adds issued per cycle, a
+  // depth step of mr * vectors multiply-adds and mr + vectors loads runs
+  // at min(1, multiply-adds / loads) of the FMA peak, times the share of
+  // the last panel's columns that are real (AVX2: a 4 x 24 tile wastes a
+  // ninth of a 64-column product, 6 x 16 nothing). The loads per
+  // multiply-add (reuse) weigh lightly beyond that, for the traffic from
+  // L2 (a wider panel reads A's block fewer times).
   double best = 0;
   for (int vectors = 1; vectors <= 4; ++vectors) {
     // No more vectors than the columns fill.
@@ -436,7 +438,8 @@ GemmTiling ChooseGemmTiling(int element_bytes, const TargetInfo& target,
     const int64_t nr = int64_t{vectors} * t.lanes;
     const double used =
         max_columns > 0 ? double(max_columns) / RoundUp(max_columns, nr) : 1.0;
-    const double score = used * std::sqrt(std::sqrt(reuse));
+    const double issue = std::min(1.0, reuse);
+    const double score = used * issue * std::sqrt(std::sqrt(reuse));
     if (score > best) {
       best = score;
       t.mr = mr;
