@@ -4,7 +4,7 @@ The model's StableHLO text (FORM.mlir: with the weights as parameters they
 are function arguments, fed from the same .npy files as every other peer's)
 is compiled by `iree-compile --iree-hal-target-backends=llvm-cpu
 --iree-llvmcpu-target-cpu=host`, run once by `iree-run-module
---output=@resultK.npy` for the outputs and `--print_statistics` for the
+--output=@resultK.npy` (raw bytes for bf16) for the outputs and `--print_statistics` for the
 allocator's peak, and timed by `iree-benchmark-module`, one iteration per
 repetition (so min and median are of single runs, as for the other peers):
 `--device=local-sync` at one thread (the calling thread runs everything),
@@ -66,15 +66,30 @@ def input_flags(inputs):
   return [f"--input=@{p}" for p in inputs]
 
 
-def run_outputs(venv_bin, vmfb, inputs, count, out_dir, pin, timeout):
-  """Writes out_dir/resultK.npy; returns the allocator's peak bytes of
-  device-local memory (None when it prints none)."""
+def run_outputs(venv_bin, vmfb, inputs, expected, out_dir, pin, timeout):
+  """Writes out_dir/resultK.npy, one per array of `expected` (XLA's); returns
+  the allocator's peak bytes of device-local memory (None when it prints
+  none). IREE writes no bf16 .npy: such a result is written as raw bytes
+  and read back in XLA's result's shape, its byte count checked."""
+  import numpy as np
   out_dir.mkdir(parents=True, exist_ok=True)
-  outputs = [f"--output=@{out_dir / f'result{k}.npy'}" for k in range(count)]
+  outputs, raw = [], []
+  for k, want in enumerate(expected):
+    if want.dtype.name == "bfloat16":
+      raw.append((k, want))
+      outputs.append(f"--output=@{out_dir / f'result{k}.bin'}")
+    else:
+      outputs.append(f"--output=@{out_dir / f'result{k}.npy'}")
   stdout, stderr, _ = _run(
       [tool(venv_bin, "iree-run-module"), "--device=local-sync",
        f"--module={vmfb}", "--function=main", *input_flags(inputs), *outputs,
        "--print_statistics"], pin, timeout, f"iree-run-module {vmfb}")
+  for k, want in raw:
+    data = np.fromfile(out_dir / f"result{k}.bin", dtype=want.dtype)
+    if data.size != want.size:
+      raise IreeFailure(f"result {k} has {data.size} bf16 elements, XLA's "
+                        f"{want.size}")
+    np.save(out_dir / f"result{k}.npy", data.reshape(want.shape))
   peak = re.search(r"DEVICE_LOCAL:\s+(\d+)B peak", stdout + stderr)
   return int(peak.group(1)) if peak else None
 

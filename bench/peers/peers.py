@@ -239,7 +239,8 @@ def run_iree(args, model, work):
   with Pinned(args.cpus[:max(args.threads)]):
     model.cells["iree", "compile"] = iree.compile_module(
         bin_dir, model.mlir, vmfb, None, args.timeout)
-    peak = iree.run_outputs(bin_dir, vmfb, model.inputs, len(model.expected),
+    peak = iree.run_outputs(bin_dir, vmfb, model.inputs,
+                            [load_npy(p) for p in model.expected],
                             work / "iree", None, args.timeout)
   problem = compare_all(work / "iree", model)
   if problem:
