@@ -479,6 +479,7 @@ def main():
                if model.cells.get((p, "problem"), ("",))[0] == "FAILED"]
     print("| " + " | ".join(row_cells(model, args.peers, args.threads, notes))
           + " |", flush=True)
+  print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
   if notes:
     print()
     for i, note in enumerate(notes, 1):
