@@ -246,16 +246,19 @@ def run_ort(args):
 
 
 def random_input(rng, shape, dtype):
-  """Seeded inputs for a corpus module: floats uniform in [-1, 1) (divided
-  by sqrt of the last dimension from rank 2, so that deep stacks of random
-  weights stay finite), integers in [0, 8), pred 0 or 1."""
+  """Seeded inputs for a corpus module: floats of rank 2 and more uniform in
+  [-1, 1) divided by sqrt of the last dimension (so that deep stacks of
+  random weights stay finite), vectors and scalars uniform in [0.5, 1.5)
+  (batch norms' scales, means and variances, which a negative variance
+  would turn into NaN), integers in [0, 8), pred 0 or 1."""
   if dtype == np.bool_:
     return rng.integers(0, 2, shape).astype(np.bool_)
   if np.issubdtype(dtype, np.integer):
     return rng.integers(0, 8, shape).astype(dtype)
+  if len(shape) < 2:
+    return rng.uniform(0.5, 1.5, shape).astype(np.float32).astype(dtype)
   x = rng.uniform(-1, 1, shape).astype(np.float32)
-  if len(shape) >= 2:
-    x /= np.float32(np.sqrt(shape[-1]))
+  x /= np.float32(np.sqrt(shape[-1]))
   return x.astype(dtype)
 
 
