@@ -2,7 +2,7 @@
 # Creates the Python environment of aotc's tests and benchmarks: a virtual
 # environment (Debian's python3-venv) with the pinned packages of
 # tools/python-requirements.txt (JAX and XLA:CPU, Flax, Keras, keras-hub,
-# TensorFlow). Idempotent, and silent when the environment is there with the
+# TensorFlow; IREE, ONNX Runtime and jax2onnx for bench/peers). Idempotent, and silent when the environment is there with the
 # same requirements. Python packages are tools of the tests only: aotc, its
 # runtime and the code it generates never use them.
 #
