@@ -101,6 +101,24 @@ Value* SumToResult(llvm::IRBuilderBase& b, Value* sum, const Depthwise& d,
   return d.site.dot == &inst ? sum : RoundToStorage(b, sum, d.type);
 }
 
+// Output position `pc`'s feature `c` from its sum, through the epilogue.
+absl::Status WriteFeature(const LoopArgs& a, const Depthwise& d,
+                          const std::vector<Value*>& pc, Value* c, Value* sum,
+                          ElementalEmitter& emitter) {
+  const IrArray& out = a.out[0];
+  Index o;
+  o.multi.resize(out.shape().rank());
+  o.multi[d.dn.output_batch] = pc[0];
+  for (size_t i = 0; i < d.window.size(); ++i) {
+    o.multi[d.dn.output_spatial[i]] = pc[i + 1];
+  }
+  o.multi[d.dn.output_feature] = c;
+  ASSIGN_OR_RETURN(Value * v, EmitDotEpilogue(emitter, a, d.site,
+                                              SumToResult(a.b, sum, d, a.inst), o));
+  out.Write(a.b, o, v);
+  return absl::OkStatus();
+}
+
 // Features [c0, c0 + vectors * lanes) of output position `pc`, their sums
 // in `vectors` registers of d.block / 4 lanes over every tap, the input and
 // the kernel read as vectors where they lie in memory (`x` and `k`, the
@@ -172,22 +190,12 @@ absl::Status EmitFeatureBlock(const LoopArgs& a, const Depthwise& d,
                          b.CreateConstInBoundsGEP1_64(elem, row, v * lanes),
                          llvm::Align(64));
   }
-  const IrArray& out = a.out[0];
   return EmitForLoop(
       b, b.getInt64(0), b.getInt64(vectors * lanes), "depthwise.block.out",
-      [&](Value* l) -> absl::Status {
-    Index o;
-    o.multi.resize(out.shape().rank());
-    o.multi[d.dn.output_batch] = pc[0];
-    for (size_t i = 0; i < d.window.size(); ++i) {
-      o.multi[d.dn.output_spatial[i]] = pc[i + 1];
-    }
-    o.multi[d.dn.output_feature] = b.CreateAdd(c0, l);
-    Value* sum = b.CreateLoad(elem, b.CreateInBoundsGEP(elem, row, l));
-    ASSIGN_OR_RETURN(Value * e, EmitDotEpilogue(emitter, a, d.site,
-                                                SumToResult(b, sum, d, a.inst), o));
-    out.Write(b, o, e);
-    return absl::OkStatus();
+      [&](Value* l) {
+    return WriteFeature(a, d, pc, b.CreateAdd(c0, l),
+                        b.CreateLoad(elem, b.CreateInBoundsGEP(elem, row, l)),
+                        emitter);
   });
 }
 
@@ -203,7 +211,6 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
   const Instruction& conv = *d.site.dot;
   const Generator& input = a.ops[d.site.lhs][0];
   const Generator& kernel = a.ops[d.site.rhs][0];
-  const IrArray& out = a.out[0];
   int64_t positions = 1;
   for (int64_t e : d.pos_ext) positions *= e;
   ElementalEmitter emitter(a.mc, b);
@@ -298,21 +305,8 @@ absl::Status EmitDepthwise(const LoopArgs& a, const Depthwise& d) {
         // The epilogue: every feature of the position from its sum.
         return EmitForLoop(
             b, b.getInt64(blocked), b.getInt64(d.features), "depthwise.out",
-            [&](Value* c) -> absl::Status {
-          Index o;
-          o.multi.resize(out.shape().rank());
-          o.multi[d.dn.output_batch] = pc[0];
-          for (size_t i = 0; i < d.window.size(); ++i) {
-            o.multi[d.dn.output_spatial[i]] = pc[i + 1];
-          }
-          o.multi[d.dn.output_feature] = c;
-          ASSIGN_OR_RETURN(
-              Value * v,
-              EmitDotEpilogue(
-                  emitter, a, d.site,
-                  SumToResult(b, b.CreateLoad(elem, acc_at(c)), d, a.inst), o));
-          out.Write(b, o, v);
-          return absl::OkStatus();
+            [&](Value* c) {
+          return WriteFeature(a, d, pc, c, b.CreateLoad(elem, acc_at(c)), emitter);
         });
       });
 }

@@ -3,8 +3,8 @@
 // depth groups, which operands are read in place or packed (at compile
 // time for a constant B), the units of the parallel loop and the scratch
 // they need.
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <utility>
