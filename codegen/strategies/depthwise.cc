@@ -186,9 +186,9 @@ absl::Status EmitFeatureBlock(const LoopArgs& a, const Depthwise& d,
       b, llvm::ArrayType::get(elem, vectors * lanes), "depthwise.block.sums");
   row->setAlignment(llvm::Align(64));
   for (int64_t v = 0; v < vectors; ++v) {
-    b.CreateAlignedStore(acc[v],
-                         b.CreateConstInBoundsGEP1_64(elem, row, v * lanes),
-                         llvm::Align(64));
+    b.CreateAlignedStore(
+        acc[v], b.CreateConstInBoundsGEP1_64(elem, row, v * lanes),
+        llvm::commonAlignment(llvm::Align(64), v * lanes * align.value()));
   }
   return EmitForLoop(
       b, b.getInt64(0), b.getInt64(vectors * lanes), "depthwise.block.out",
