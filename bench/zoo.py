@@ -203,6 +203,14 @@ def cell(value):
   return str(value)
 
 
+def add_aotc_argument(parser):
+  """--aotc, the aotc binary: $AOTC, else the checkout's build/tools/aotc."""
+  parser.add_argument("--aotc", default=os.environ.get(
+      "AOTC", str(SOURCE_DIR / "build" / "tools" / "aotc")),
+                      help="the aotc binary (default: $AOTC, else "
+                           "build/tools/aotc)")
+
+
 def main():
   parser = argparse.ArgumentParser(
       description=__doc__.split("\n", 1)[0],
@@ -213,10 +221,7 @@ def main():
   parser.add_argument("--zoo-dir", type=pathlib.Path,
                       default=SOURCE_DIR / "build" / "models",
                       help="the exports' folder (default: build/models)")
-  parser.add_argument("--aotc", default=os.environ.get(
-      "AOTC", str(SOURCE_DIR / "build" / "tools" / "aotc")),
-                      help="the aotc binary (default: $AOTC, else "
-                           "build/tools/aotc)")
+  add_aotc_argument(parser)
   parser.add_argument("--runs", type=int, default=0,
                       help="timed runs per row (default 0: chosen to fill "
                            "--seconds)")

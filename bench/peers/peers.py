@@ -428,10 +428,7 @@ def main():
                       default=SOURCE_DIR / "build" / "peers",
                       help="prepared corpus models and temporary files "
                            "(default build/peers)")
-  parser.add_argument("--aotc", default=os.environ.get(
-      "AOTC", str(SOURCE_DIR / "build" / "tools" / "aotc")),
-                      help="the aotc binary (default $AOTC, else "
-                           "build/tools/aotc)")
+  zoo_bench.add_aotc_argument(parser)
   parser.add_argument("--timeout", type=float, default=1800,
                       help="seconds one compile or measurement may take "
                            "(default 1800)")
