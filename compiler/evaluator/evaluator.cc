@@ -58,8 +58,11 @@ constexpr int kMaxCallDepth = 200;
 class Evaluator {
  public:
   explicit Evaluator(int64_t max_work = 0, bool oracle = false,
-                     bool wide_sums = true)
-      : max_work_(max_work), oracle_(oracle), wide_sums_(wide_sums) {
+                     bool wide_sums = true, int64_t max_steps = 0)
+      : max_work_(max_work),
+        max_steps_(max_steps),
+        oracle_(oracle),
+        wide_sums_(wide_sums) {
     call_ = [this](const Computation& comp,
                    eval::Operands args) -> absl::StatusOr<Literal> {
       return Call(comp, args, nullptr);
@@ -78,6 +81,8 @@ class Evaluator {
   // Oracle mode: the budget of the root of the last computation evaluated
   // with budgets (nullopt: exact).
   const std::optional<Literal>& root_bound() const { return root_bound_; }
+  // Instructions evaluated so far.
+  int64_t steps() const { return steps_; }
 
  private:
   // Whether the current frame's values carry budgets.
@@ -113,6 +118,8 @@ class Evaluator {
   int depth_ = 0;
   const int64_t max_work_;  // 0: unlimited
   int64_t work_ = 0;
+  const int64_t max_steps_;  // 0: unlimited
+  int64_t steps_ = 0;
   const bool oracle_;
   const bool wide_sums_;
   // The current frame's budgets: whether it has them, one per slot, and its
@@ -246,6 +253,13 @@ absl::Status Evaluator::EvalStep(const Step& step, std::vector<Value>& frame,
                                   inst.name(), "'"));
     }
   }
+  if (max_steps_ > 0 && steps_ >= max_steps_) {
+    return ErrorAt(inst.location(),
+                   absl::StrCat("evaluation stopped after ", max_steps_,
+                                " instructions, the step budget, at '",
+                                inst.name(), "'"));
+  }
+  ++steps_;
   Value& out = frame[step.slot];
   absl::InlinedVector<const Literal*, 4> operands;
   operands.reserve(step.operands.size());
@@ -594,8 +608,12 @@ absl::StatusOr<Literal> EvaluateModule(const Module& module,
                                        const EvaluateOptions& options) {
   ASSIGN_OR_RETURN(const std::vector<const Literal*> pointers,
                    EntryArguments(module, args));
-  Evaluator evaluator(options.max_work, options.oracle);
-  return evaluator.Call(*module.entry(), pointers, nullptr);
+  Evaluator evaluator(options.max_work, options.oracle, /*wide_sums=*/true,
+                      options.max_steps);
+  absl::StatusOr<Literal> result =
+      evaluator.Call(*module.entry(), pointers, nullptr);
+  if (options.steps_taken != nullptr) *options.steps_taken = evaluator.steps();
+  return result;
 }
 
 absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
@@ -603,10 +621,13 @@ absl::StatusOr<OracleValue> EvaluateOracle(const Module& module,
                                            EvaluateOptions options) {
   ASSIGN_OR_RETURN(const std::vector<const Literal*> pointers,
                    EntryArguments(module, args));
-  Evaluator evaluator(options.max_work, /*oracle=*/true, options.wide_sums);
+  Evaluator evaluator(options.max_work, /*oracle=*/true, options.wide_sums,
+                      options.max_steps);
   OracleValue result;
-  ASSIGN_OR_RETURN(result.value,
-                   evaluator.Call(*module.entry(), pointers, nullptr));
+  absl::StatusOr<Literal> value =
+      evaluator.Call(*module.entry(), pointers, nullptr);
+  if (options.steps_taken != nullptr) *options.steps_taken = evaluator.steps();
+  ASSIGN_OR_RETURN(result.value, std::move(value));
   const std::optional<Literal>& bound = evaluator.root_bound();
   result.bounds = eval::BudgetLeaves(result.value, bound ? &*bound : nullptr);
   return result;

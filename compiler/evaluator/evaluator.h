@@ -25,6 +25,17 @@ struct EvaluateOptions {
   // exceeds this; 0 means no limit. Models may loop forever, so tools that
   // must finish set a budget.
   int64_t max_work = 0;
+  // Stops evaluation with a located "evaluation stopped after N
+  // instructions" error once more than this many instructions have been
+  // evaluated (each loop iteration's and each reducer call's counted);
+  // 0 means no limit. max_work counts element operations, which leaves a
+  // loop over scalars nearly free while each instruction evaluated has a
+  // fixed cost of its own: the constant folder bounds both.
+  int64_t max_steps = 0;
+  // If set, receives the number of instructions evaluated, whether the
+  // evaluation finished or stopped: a caller running many evaluations
+  // (the constant folder) shares one budget among them.
+  int64_t* steps_taken = nullptr;
   // The evaluator as the test oracle (oracle.h): f32 and f64 add-reductions
   // sum in double (compensated for f64) instead of left to right in their
   // type.

@@ -43,6 +43,25 @@ TEST(WorkBudgetTest, EndlessLoopStopsWithLocatedError) {
                   "the work budget, at '"));
 }
 
+TEST(WorkBudgetTest, EndlessLoopStopsAtTheStepBudget) {
+  auto module = LoadModuleFromString(kEndless, "endless.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EvaluateOptions options;
+  options.max_steps = 100;
+  int64_t taken = -1;
+  options.steps_taken = &taken;
+  auto result = EvaluateModule(**module, {}, options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(std::string(result.status().message()),
+              ::testing::StartsWith("endless.hlo:"));
+  EXPECT_THAT(std::string(result.status().message()),
+              ::testing::HasSubstr(
+                  ": error: evaluation stopped after 100 instructions, the "
+                  "step budget, at '"));
+  // The instruction refused is not counted.
+  EXPECT_EQ(taken, 100);
+}
+
 TEST(WorkBudgetTest, BudgetLargeEnoughLetsModelFinish) {
   auto module = LoadModuleFromString(R"(HloModule m
 ENTRY e {
@@ -56,8 +75,12 @@ ENTRY e {
   // a, b: 6 each; dot: 4 outputs x 3 contracted = 12; total 24.
   EvaluateOptions options;
   options.max_work = 24;
+  int64_t taken = -1;
+  options.steps_taken = &taken;
   auto result = EvaluateModule(**module, {}, options);
   ASSERT_TRUE(result.ok()) << result.status();
+  // Three instructions: a, b and d.
+  EXPECT_EQ(taken, 3);
   // [[1,2,3],[4,5,6]] x [[1,0],[0,1],[1,1]] = [[4,5],[10,11]].
   EXPECT_EQ(result->Get<float>(0), 4.0f);
   EXPECT_EQ(result->Get<float>(3), 11.0f);

@@ -3,6 +3,7 @@
 // scratch module whose entry computes just that instruction.
 #include "compiler/passes/constant_folding.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -23,6 +24,14 @@ constexpr int64_t kMaxFoldedElements = 1024;
 // Element operations one fold may cost (reductions over large constants,
 // loops); beyond it the instruction is left alone.
 constexpr int64_t kMaxWork = int64_t{1} << 22;
+// Instructions the evaluator may run for all the folds of one pass run
+// together (a loop's iterations and a reducer's calls each count): the
+// work budget counts elements, which leaves a loop over scalars nearly
+// free, and folds that fail are tried again on each run.
+constexpr int64_t kMaxSteps = int64_t{1} << 16;
+// And what one fold may take of them, so that an endless loop leaves the
+// budget to the folds after it.
+constexpr int64_t kMaxStepsPerFold = int64_t{1} << 12;
 
 // Whether `t` holds values that code may compute inexactly (floats and
 // complex).
@@ -86,8 +95,11 @@ bool Foldable(const Instruction& inst, const SideEffects& effects) {
   return ComputedExactly(inst);
 }
 
-// The value of `inst`, whose operands are constants.
-absl::StatusOr<Literal> Evaluate(const Instruction& inst) {
+// The value of `inst`, whose operands are constants. The evaluation may
+// take up to kMaxStepsPerFold of the `steps_left` instructions beyond its
+// own (loop iterations, reducer calls); what it took is subtracted.
+absl::StatusOr<Literal> Evaluate(const Instruction& inst,
+                                 int64_t& steps_left) {
   auto comp = std::make_unique<Computation>("fold", inst.location());
   // Lookup by linear search: an instruction has few operands, and one used
   // twice gets a single copy.
@@ -111,7 +123,15 @@ absl::StatusOr<Literal> Evaluate(const Instruction& inst) {
   scratch.set_entry(scratch.AddComputation(std::move(comp)));
   EvaluateOptions options;
   options.max_work = kMaxWork;
-  return EvaluateModule(scratch, {}, options);
+  // The copies of the operands and of `inst` itself are free: a fold
+  // without calls costs nothing against the budget.
+  const int64_t own = static_cast<int64_t>(copies.size()) + 1;
+  options.max_steps = own + std::min(steps_left, kMaxStepsPerFold);
+  int64_t taken = 0;
+  options.steps_taken = &taken;
+  absl::StatusOr<Literal> value = EvaluateModule(scratch, {}, options);
+  steps_left -= std::clamp<int64_t>(taken - own, 0, steps_left);
+  return value;
 }
 
 // A constant replacing `inst` with value `value`, or null when the value
@@ -135,14 +155,15 @@ std::unique_ptr<Instruction> MakeConstant(const Instruction& inst,
   return constant;
 }
 
-bool FoldIn(Computation& comp, const SideEffects& effects) {
+bool FoldIn(Computation& comp, const SideEffects& effects,
+            int64_t& steps_left) {
   std::vector<Instruction*> order;
   for (const auto& inst : comp.instructions()) order.push_back(inst.get());
   std::vector<Instruction*> folded;
   for (Instruction* inst : order) {
     if (inst->users().empty() && inst != comp.root()) continue;
     if (!Foldable(*inst, effects)) continue;
-    absl::StatusOr<Literal> value = Evaluate(*inst);
+    absl::StatusOr<Literal> value = Evaluate(*inst, steps_left);
     // An evaluation error (an unsupported case, the work budget) is no
     // error of the module: the instruction is simply computed at run time.
     if (!value.ok()) continue;
@@ -164,8 +185,9 @@ bool FoldIn(Computation& comp, const SideEffects& effects) {
 absl::StatusOr<bool> ConstantFolding::Run(Module& module) {
   const SideEffects effects(module);
   bool changed = false;
+  int64_t steps_left = kMaxSteps;
   for (const auto& comp : module.computations()) {
-    changed = FoldIn(*comp, effects) || changed;
+    changed = FoldIn(*comp, effects, steps_left) || changed;
   }
   return changed;
 }

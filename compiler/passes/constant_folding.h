@@ -16,7 +16,8 @@
 // used), iota and broadcasts that expand their operand (a big constant costs
 // memory and bandwidth that index arithmetic does not), elided constants,
 // optimization barriers, and anything whose evaluation fails or exceeds a
-// work budget (a loop that would run for long stays a loop). The new
+// work budget, or the step budget that one run's loops and reducer calls
+// share (a loop that would run for long stays a loop). The new
 // constant keeps the folded instruction's name, location and metadata, so
 // diagnostics still name what the user wrote; the folded instruction, and
 // operands that only it used, are removed. Works in every computation

@@ -205,6 +205,69 @@ ENTRY main {
 })");
 }
 
+// `endless` loops that never end, then one that ends at 10, all from
+// constants; the root tuples them so that nothing is dead.
+std::string EndlessLoopsThenAFiniteOne(int endless) {
+  std::string text = R"(
+HloModule m
+
+below_ten {
+  x = s32[] parameter(0)
+  ten = s32[] constant(10)
+  ROOT lt = pred[] compare(x, ten), direction=LT
+}
+
+forever {
+  y = s32[] parameter(0)
+  ROOT yes = pred[] constant(true)
+}
+
+stay {
+  z = s32[] parameter(0)
+  zero = s32[] constant(0)
+  ROOT same = s32[] add(z, zero)
+}
+
+increment {
+  z = s32[] parameter(0)
+  one = s32[] constant(1)
+  ROOT next = s32[] add(z, one)
+}
+
+ENTRY main {
+  zero = s32[] constant(0)
+)";
+  std::string types;
+  std::string operands;
+  for (int i = 0; i < endless; ++i) {
+    const std::string name = "e" + std::to_string(i);
+    text += "  " + name + " = s32[] while(zero), condition=forever, body=stay\n";
+    types += "s32[], ";
+    operands += name + ", ";
+  }
+  text += "  finite = s32[] while(zero), condition=below_ten, body=increment\n";
+  text += "  ROOT t = (" + types + "s32[]) tuple(" + operands + "finite)\n}\n";
+  return text;
+}
+
+TEST(ConstantFoldingTest, EndlessLoopsShareOneStepBudget) {
+  // One run of the pass may evaluate 65536 instructions beyond the folded
+  // ones' own, and one fold 4096 of them: each endless loop stops at 4096.
+  // Fifteen leave enough for the finite loop after them (about 60), which
+  // folds; sixteen use it all, and the finite loop stays a loop as well.
+  for (int endless : {15, 16}) {
+    SCOPED_TRACE(endless);
+    std::unique_ptr<Module> m =
+        Fold(EndlessLoopsThenAFiniteOne(endless), endless == 15);
+    ASSERT_NE(m, nullptr);
+    const std::string printed = PrintComputation(*m->entry());
+    EXPECT_EQ(printed.find("%finite = s32[] constant(10)") != std::string::npos,
+              endless == 15)
+        << printed;
+    EXPECT_NE(printed.find("%e0 = s32[] while("), std::string::npos);
+  }
+}
+
 TEST(ConstantFoldingTest, NoChangeOnAFoldedModule) {
   ExpectUnchanged(R"(
 HloModule m
