@@ -47,22 +47,55 @@ absl::Status CheckClassifiable(const Instruction& inst) {
 
 }  // namespace
 
-int64_t ComputationEmitter::SharedRegionOffset() const {
-  return AlignUp(own_bytes_);
+absl::StatusOr<int64_t> ComputationEmitter::PlanInstructionScratch(
+    const Instruction& inst) {
+  RETURN_IF_ERROR(CheckClassifiable(inst));
+  Plan p;
+  p.kind = ClassifyValue(inst);
+  int64_t scratch = 0;
+  std::vector<const Computation*> callees;
+  if (p.kind == ValueKind::kWhile) {
+    callees = {inst.while_condition(), inst.while_body()};
+  } else if (p.kind == ValueKind::kConditional || p.kind == ValueKind::kCall) {
+    callees.assign(inst.called_computations().begin(),
+                   inst.called_computations().end());
+  } else if (p.kind == ValueKind::kOwned) {
+    ++owned_count_;
+    ASSIGN_OR_RETURN(p.strategy, PlanInstruction(inst, mc_.target()));
+    scratch = p.strategy->scratch_bytes;
+  }
+  // Callees run one at a time: they share one scratch.
+  for (const Computation* callee : callees) {
+    ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(*callee));
+    scratch = std::max(scratch, f.temp_bytes);
+  }
+  plans_[&inst] = std::move(p);
+  return scratch;
 }
 
 absl::Status ComputationEmitter::PlanAll() {
-  const BufferPlan plan = AssignBuffers(comp_);
+  // Strategies and callees are planned as the buffer plan asks for their
+  // scratch, in schedule order; the first error stops the planning.
+  absl::Status status;
+  const BufferPlan plan =
+      AssignBuffers(comp_, [&](const Instruction& inst) -> int64_t {
+        if (!status.ok()) return 0;
+        absl::StatusOr<int64_t> bytes = PlanInstructionScratch(inst);
+        if (!bytes.ok()) {
+          status = bytes.status();
+          return 0;
+        }
+        return *bytes;
+      });
+  RETURN_IF_ERROR(status);
   if (!plan.unsupported.empty()) {
     return ErrorAt(comp_.root()->location(), plan.unsupported);
   }
   donated_ = plan.donated;
   live_ = plan.schedule;
-  own_bytes_ = plan.arena_bytes;
+  temp_bytes_ = plan.arena_bytes;
   for (const Instruction* inst : live_) {
-    RETURN_IF_ERROR(CheckClassifiable(*inst));
-    Plan p;
-    p.kind = ClassifyValue(*inst);
+    Plan& p = plans_.at(inst);
     auto own = plan.leaf_buffers.find(inst);
     if (own != plan.leaf_buffers.end()) {
       for (int b : own->second) {
@@ -70,27 +103,16 @@ absl::Status ComputationEmitter::PlanAll() {
       }
       p.result_index = plan.result_index.at(inst);
     }
-    std::vector<const Computation*> callees;
     if (p.kind == ValueKind::kWhile) {
       for (int b : plan.while_next.at(inst)) {
         p.next_offsets.push_back(plan.buffers[b].offset);
       }
       p.pred_offset = plan.buffers[plan.while_predicate.at(inst)].offset;
-      callees = {inst->while_condition(), inst->while_body()};
-    } else if (p.kind == ValueKind::kConditional ||
-               p.kind == ValueKind::kCall) {
-      callees.assign(inst->called_computations().begin(),
-                     inst->called_computations().end());
-    } else if (p.kind == ValueKind::kOwned) {
-      ++owned_count_;
-      ASSIGN_OR_RETURN(p.strategy, PlanInstruction(*inst, mc_.target()));
-      shared_bytes_ = std::max(shared_bytes_, p.strategy->scratch_bytes);
     }
-    for (const Computation* callee : callees) {
-      ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(*callee));
-      shared_bytes_ = std::max(shared_bytes_, f.temp_bytes);
+    auto scratch = plan.scratch_buffer.find(inst);
+    if (scratch != plan.scratch_buffer.end()) {
+      p.scratch_offset = plan.buffers[scratch->second].offset;
     }
-    plans_[inst] = std::move(p);
   }
   return absl::OkStatus();
 }
@@ -124,7 +146,7 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
   for (const Instruction* o : inst.operands()) ins.push_back(values_.at(o));
   places_.SetAliasScopes(mc_.context(), inst.name(), out, ins);
   Value* scratch =
-      strategy.scratch_bytes > 0 ? TempAt(SharedRegionOffset()) : nullptr;
+      strategy.scratch_bytes > 0 ? TempAt(plan.scratch_offset) : nullptr;
   auto readers = [&] {
     std::vector<LeafGenerators> ops;
     for (const std::vector<IrArray>& leaves : ins) {
@@ -280,7 +302,7 @@ absl::StatusOr<BufferFunction> ComputationEmitter::Emit() {
     }
   }
   b_->CreateRet(b_->getInt32(0));
-  return BufferFunction{function_, SharedRegionOffset() + shared_bytes_,
+  return BufferFunction{function_, temp_bytes_,
                         may_fail_};
 }
 

@@ -58,9 +58,15 @@ class ComputationEmitter {
     std::vector<int64_t> next_offsets;  // while: the body's result buffers
     int64_t pred_offset = -1;           // while: the condition's result
     std::optional<StrategyPlan> strategy;  // kOwned: how it is computed
+    // The instruction's scratch in temp (its strategy's, or its callees'
+    // temp), or -1.
+    int64_t scratch_offset = -1;
   };
 
   absl::Status PlanAll();
+  // Plans `inst` (its kind, its strategy or its callees' functions) and
+  // returns the scratch it needs while it runs.
+  absl::StatusOr<int64_t> PlanInstructionScratch(const Instruction& inst);
   absl::Status EmitInstruction(const Instruction& inst);
   // An instruction with buffers of its own, by its strategy.
   absl::Status EmitOwned(const Instruction& inst);
@@ -68,8 +74,10 @@ class ComputationEmitter {
   absl::Status EmitWhile(const Instruction& inst);
   absl::Status EmitConditional(const Instruction& inst);
   absl::Status EmitCall(const Instruction& inst);
-  // Calls `callee` with the given parameter and result leaves.
-  absl::Status CallBufferFunction(const Computation& callee,
+  // Calls `callee` with the given parameter and result leaves;
+  // `caller` is the instruction whose scratch the callee's temp is.
+  absl::Status CallBufferFunction(const Instruction& caller,
+                                  const Computation& callee,
                                   const std::vector<IrArray>& params,
                                   const std::vector<IrArray>& results);
   llvm::Value* PointerArray(const std::vector<IrArray>& arrays);
@@ -84,17 +92,14 @@ class ComputationEmitter {
                                  const std::vector<int64_t>& offsets,
                                  const std::vector<int>& result_index);
   llvm::Value* TempAt(int64_t offset);
-  // Where called computations and strategy scratch start in temp.
-  int64_t SharedRegionOffset() const;
 
   ModuleContext& mc_;
   const Computation& comp_;
   BufferPlaces places_;
   std::vector<const Instruction*> live_;
   std::map<const Instruction*, Plan> plans_;
-  int64_t own_bytes_ = 0;
-  int owned_count_ = 0;  // instructions with buffers of their own
-  int64_t shared_bytes_ = 0;  // max of callees' temp and strategy scratch
+  int64_t temp_bytes_ = 0;  // the arena: values and scratch
+  int owned_count_ = 0;     // instructions with buffers of their own
   bool may_fail_ = false;     // some path returns a nonzero status
   llvm::Function* function_ = nullptr;
   std::unique_ptr<llvm::IRBuilder<>> b_;

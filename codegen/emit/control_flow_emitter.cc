@@ -46,12 +46,14 @@ void ComputationEmitter::ReturnIf(Value* failed, Value* status) {
 }
 
 absl::Status ComputationEmitter::CallBufferFunction(
-    const Computation& callee, const std::vector<IrArray>& params,
-    const std::vector<IrArray>& results) {
+    const Instruction& caller, const Computation& callee,
+    const std::vector<IrArray>& params, const std::vector<IrArray>& results) {
   ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(callee));
+  // A callee without temp gets the arena's start, which it never reads.
+  const int64_t scratch = plans_.at(&caller).scratch_offset;
   Value* status =
       b_->CreateCall(f.function, {PointerArray(params), PointerArray(results),
-                                  TempAt(SharedRegionOffset())});
+                                  TempAt(std::max<int64_t>(scratch, 0))});
   if (f.may_fail) ReturnIf(b_->CreateICmpNE(status, b_->getInt32(0)), status);
   return absl::OkStatus();
 }
@@ -72,10 +74,11 @@ absl::Status ComputationEmitter::EmitWhile(const Instruction& inst) {
   auto* exit = llvm::BasicBlock::Create(ctx, "while.exit", function_);
   b.CreateBr(header);
   b.SetInsertPoint(header);
-  RETURN_IF_ERROR(CallBufferFunction(*inst.while_condition(), state, {pred}));
+  RETURN_IF_ERROR(
+      CallBufferFunction(inst, *inst.while_condition(), state, {pred}));
   b.CreateCondBr(pred.Read(b, ScalarIndex(kPredScalar)), body, exit);
   b.SetInsertPoint(body);
-  RETURN_IF_ERROR(CallBufferFunction(*inst.while_body(), state, next));
+  RETURN_IF_ERROR(CallBufferFunction(inst, *inst.while_body(), state, next));
   for (size_t k = 0; k < state.size(); ++k) Copy(state[k], next[k]);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
@@ -107,7 +110,7 @@ absl::Status ComputationEmitter::EmitConditional(const Instruction& inst) {
     auto* block = llvm::BasicBlock::Create(ctx, "cond.branch", function_);
     sw->addCase(b.getInt64(k), block);
     b.SetInsertPoint(block);
-    RETURN_IF_ERROR(CallBufferFunction(*inst.called_computations()[k],
+    RETURN_IF_ERROR(CallBufferFunction(inst, *inst.called_computations()[k],
                                        values_.at(inst.operand(k + 1)), out));
     b.CreateBr(done);
   }
@@ -124,7 +127,7 @@ absl::Status ComputationEmitter::EmitCall(const Instruction& inst) {
     const std::vector<IrArray>& leaves = values_.at(o);
     params.insert(params.end(), leaves.begin(), leaves.end());
   }
-  RETURN_IF_ERROR(CallBufferFunction(*inst.to_apply(), params, out));
+  RETURN_IF_ERROR(CallBufferFunction(inst, *inst.to_apply(), params, out));
   values_[&inst] = std::move(out);
   return absl::OkStatus();
 }

@@ -1,7 +1,8 @@
-// Liveness over definition order, in-place reuse, and first-fit packing.
+// Liveness over definition order, in-place reuse, scratch, and packing.
 #include "compiler/analysis/buffer_assignment.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -438,48 +439,101 @@ void AssignInPlace(const Positions& position, const Refers& refers,
   }
 }
 
-// First fit over the arena, in order of definition. In-place buffers take
-// their source's offset and extend its range.
-void PackFirstFit(BufferPlan& plan) {
-  struct Placed {
-    int64_t offset, size, end;
-  };
-  std::vector<Placed> placed;
-  std::vector<size_t> placed_as(plan.buffers.size());
+// A region of the arena: a buffer and those that take over its bytes in
+// place, with their joint live range.
+struct Region {
+  int64_t size = 0, start = 0, end = 0, offset = 0;
+};
+
+// The regions of the plan's buffers and, per buffer, its region.
+std::vector<Region> MakeRegions(const BufferPlan& plan,
+                                std::vector<size_t>& region_of) {
+  std::vector<Region> regions;
+  region_of.assign(plan.buffers.size(), 0);
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
-    Buffer& b = plan.buffers[i];
-    plan.unshared_bytes += AlignUp(b.size);
+    const Buffer& b = plan.buffers[i];
     if (b.in_place_of >= 0) {
-      const size_t region = placed_as[b.in_place_of];
-      b.offset = placed[region].offset;
-      placed[region].end = std::max(placed[region].end, b.end);
-      placed_as[i] = region;
+      region_of[i] = region_of[b.in_place_of];
+      Region& r = regions[region_of[i]];
+      r.end = std::max(r.end, b.end);
       continue;
     }
-    const int64_t size = AlignUp(b.size);
-    // Regions still in use at b.start, by offset.
-    std::vector<Placed> busy;
-    for (const Placed& pl : placed) {
-      if (pl.end >= b.start) busy.push_back(pl);
+    region_of[i] = regions.size();
+    regions.push_back({AlignUp(b.size), b.start, b.end, 0});
+  }
+  return regions;
+}
+
+// Places the regions one after the other in `order`, each at the lowest
+// offset where it overlaps no region placed before it that is live at the
+// same time. Returns the arena's size.
+int64_t PlaceLowest(std::vector<Region>& regions,
+                    const std::vector<size_t>& order) {
+  std::vector<size_t> placed;
+  int64_t arena = 0;
+  for (size_t i : order) {
+    Region& r = regions[i];
+    std::vector<const Region*> busy;
+    for (size_t j : placed) {
+      const Region& q = regions[j];
+      if (q.start <= r.end && r.start <= q.end) busy.push_back(&q);
     }
-    std::sort(busy.begin(), busy.end(), [](const Placed& x, const Placed& y) {
-      return x.offset < y.offset;
+    std::sort(busy.begin(), busy.end(), [](const Region* x, const Region* y) {
+      return x->offset < y->offset;
     });
     int64_t offset = 0;
-    for (const Placed& pl : busy) {
-      if (offset + size <= pl.offset) break;
-      offset = std::max(offset, pl.offset + pl.size);
+    for (const Region* q : busy) {
+      if (offset + r.size <= q->offset) break;
+      offset = std::max(offset, q->offset + q->size);
     }
-    b.offset = offset;
-    placed_as[i] = placed.size();
-    placed.push_back({offset, size, b.end});
-    plan.arena_bytes = std::max(plan.arena_bytes, offset + size);
+    r.offset = offset;
+    placed.push_back(i);
+    arena = std::max(arena, offset + r.size);
+  }
+  return arena;
+}
+
+// Two orders, the smaller arena kept: definition order (first fit as the
+// code runs) and decreasing size (the big buffers first, the small ones in
+// the gaps they leave), ties in definition order.
+void PackArena(BufferPlan& plan) {
+  std::vector<size_t> region_of;
+  std::vector<Region> by_definition = MakeRegions(plan, region_of);
+  std::vector<Region> by_size = by_definition;
+  std::vector<size_t> order(by_definition.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const int64_t first_fit = PlaceLowest(by_definition, order);
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return by_size[x].size > by_size[y].size;
+  });
+  const int64_t size_order = PlaceLowest(by_size, order);
+  const std::vector<Region>& best =
+      size_order < first_fit ? by_size : by_definition;
+  plan.arena_bytes = std::min(first_fit, size_order);
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    Buffer& b = plan.buffers[i];
+    b.offset = best[region_of[i]].offset;
+    plan.unshared_bytes += AlignUp(b.size);
+  }
+}
+
+// A scratch buffer for every scheduled instruction that `scratch` says
+// needs one, live only where the instruction runs.
+void AddScratch(const ScratchBytesFn& scratch, BufferPlan& plan) {
+  if (!scratch) return;
+  for (size_t p = 0; p < plan.schedule.size(); ++p) {
+    const Instruction* inst = plan.schedule[p];
+    const int64_t bytes = scratch(*inst);
+    if (bytes <= 0) continue;
+    plan.scratch_buffer[inst] = AddBuffer(plan, inst, 0, Buffer::Role::kScratch,
+                                          bytes, static_cast<int64_t>(p));
   }
 }
 
 }  // namespace
 
-BufferPlan AssignBuffers(const Computation& comp) {
+BufferPlan AssignBuffers(const Computation& comp,
+                         const ScratchBytesFn& scratch) {
   BufferPlan plan;
   plan.donated = DonatedArguments(comp, plan);
   const Positions position = Schedule(comp, plan);
@@ -489,7 +543,8 @@ BufferPlan AssignBuffers(const Computation& comp) {
   CheckDonatedCopies(comp, reads, plan);
   const Refers refers = CreateBuffers(comp, position, direct, plan);
   AssignInPlace(position, refers, plan);
-  PackFirstFit(plan);
+  AddScratch(scratch, plan);
+  PackArena(plan);
   return plan;
 }
 
@@ -502,6 +557,7 @@ std::string BufferPlanToString(const BufferPlan& plan) {
     std::string note;
     if (b.role == Buffer::Role::kWhileNext) note = "while body result";
     if (b.role == Buffer::Role::kWhilePredicate) note = "while condition";
+    if (b.role == Buffer::Role::kScratch) note = "scratch";
     if (b.in_place_of >= 0) {
       const Buffer& src = plan.buffers[b.in_place_of];
       note = absl::StrCat("in place of ", src.instruction->name());

@@ -12,8 +12,12 @@
 // with what they depend on, in definition order. Owned buffers live from
 // the instruction that writes them to the last instruction that reads them,
 // directly or through aliases (to the writer itself when nothing reads
-// them). Buffers whose live ranges do not overlap share bytes of one arena
-// (first fit, 64-byte aligned).
+// them). Code generation may give an instruction scratch of its own (packed
+// operands, a callee's temp), a buffer live only where the instruction runs.
+// Buffers whose live ranges do not overlap share bytes of one arena, 64-byte
+// aligned: each is placed at the lowest offset free for its whole range,
+// once in definition order and once in decreasing size, and the smaller
+// arena is kept.
 // An element-wise instruction (or a fusion that reads the operand only at
 // the output's own index) whose operand buffer dies there writes its result
 // in place. A root leaf written by the instruction that owns it goes
@@ -22,6 +26,7 @@
 #define AOTC_COMPILER_ANALYSIS_BUFFER_ASSIGNMENT_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -58,7 +63,7 @@ std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
                                              int leaf);
 
 struct Buffer {
-  enum class Role { kValue, kWhileNext, kWhilePredicate };
+  enum class Role { kValue, kWhileNext, kWhilePredicate, kScratch };
   const Instruction* instruction = nullptr;
   int leaf = 0;
   Role role = Role::kValue;
@@ -83,6 +88,8 @@ struct BufferPlan {
   // condition's predicate.
   std::map<const Instruction*, std::vector<int>> while_next;
   std::map<const Instruction*, int> while_predicate;
+  // Instructions given scratch: the buffer index.
+  std::map<const Instruction*, int> scratch_buffer;
   // Bytes of the arena (the peak), and what it would take without sharing.
   int64_t arena_bytes = 0;
   int64_t unshared_bytes = 0;
@@ -98,7 +105,13 @@ struct BufferPlan {
 // straight into it only where no later instruction (and no final copy)
 // reads the argument, and otherwise computed in temp and copied at the
 // end, after the copies into other results.
-BufferPlan AssignBuffers(const Computation& comp);
+//
+// `scratch`, when given, is asked once per scheduled instruction, in
+// schedule order, how many bytes of scratch it needs while it runs (0:
+// none).
+using ScratchBytesFn = std::function<int64_t(const Instruction&)>;
+BufferPlan AssignBuffers(const Computation& comp,
+                         const ScratchBytesFn& scratch = nullptr);
 
 // The plan as a table: one line per buffer (instruction, leaf, size,
 // offset, live range, in-place), then peak against unshared bytes.

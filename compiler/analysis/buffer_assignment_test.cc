@@ -1,6 +1,6 @@
 // Tests of buffer assignment: live ranges, reuse, in-place results and
-// their refusals, while buffers, side effects nothing reads, and the peak
-// against the no-reuse total.
+// their refusals, while buffers, side effects nothing reads, the peak
+// against the no-reuse total, packing largest first, and scratch.
 // Every expected offset and size is computed by hand in the comments.
 #include "compiler/analysis/buffer_assignment.h"
 
@@ -210,6 +210,80 @@ TEST(BufferAssignmentTest, RunningExampleNeedsNoTemporaryOfInputSize) {
   }
   // The only temporary: the 4096 row partial sums of the split reduction.
   EXPECT_EQ(plan.arena_bytes, 4096 * 4);
+}
+
+TEST(BufferAssignmentTest, LargestFirstPacksTighterThanFirstFit) {
+  // Schedule: p0 q1 s2 x3 y4 z5 r6. x (64 bytes) lives 3..4, y (640) 4..6,
+  // z (128) 5..6; r is the result. In definition order x takes 0, y 64 and
+  // z, too big for x's 64 dead bytes, 704: 832 bytes. Largest first, y
+  // takes 0, z 640 and x, which overlaps y but not z, 640 too: 768, the
+  // most that is ever live at once (y and z at 5 and 6).
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+ENTRY e {
+  p = f32[16] parameter(0)
+  q = f32[144] parameter(1)
+  s = f32[32] parameter(2)
+  x = f32[16] exponential(p)
+  y = f32[160] concatenate(x, q), dimensions={0}
+  z = f32[32] exponential(s)
+  ROOT r = f32[192] concatenate(y, z), dimensions={0}
+}
+)");
+  ASSERT_NE(m, nullptr);
+  const BufferPlan plan = AssignBuffers(*m->entry());
+  const Buffer* x = FindBuffer(plan, "x");
+  const Buffer* y = FindBuffer(plan, "y");
+  const Buffer* z = FindBuffer(plan, "z");
+  ASSERT_TRUE(x && y && z);
+  EXPECT_EQ(x->start, 3);
+  EXPECT_EQ(x->end, 4);
+  EXPECT_EQ(z->start, 5);
+  EXPECT_EQ(y->offset, 0);
+  EXPECT_EQ(z->offset, 640);
+  EXPECT_EQ(x->offset, 640);
+  EXPECT_EQ(plan.arena_bytes, 768);
+  EXPECT_EQ(plan.unshared_bytes, 64 + 640 + 128);
+}
+
+TEST(BufferAssignmentTest, ScratchLivesWhereItsInstructionRuns) {
+  // Schedule: p0 e1 t2 r3; e (448 bytes) lives 1..2, t 2..3, r is the
+  // result. 448 bytes of scratch for r fit in e's dead bytes at 0: the
+  // arena stays 896. The same scratch for t, where e and t are both live,
+  // needs a third region: 1344.
+  std::unique_ptr<Module> m = ParseVerified(R"(
+HloModule m
+ENTRY e {
+  p = f32[100] parameter(0)
+  e = f32[100] exponential(p)
+  t = f32[100] transpose(e), dimensions={0}
+  ROOT r = f32[100] negate(t)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(AssignBuffers(*m->entry()).arena_bytes, 896);
+  for (const std::string& name : {"r", "t"}) {
+    SCOPED_TRACE(name);
+    int asked = 0;
+    const BufferPlan plan =
+        AssignBuffers(*m->entry(), [&](const Instruction& inst) -> int64_t {
+          ++asked;
+          return inst.name() == name ? 400 : 0;
+        });
+    EXPECT_EQ(asked, 4);
+    const Buffer* scratch = FindBuffer(plan, name, Buffer::Role::kScratch);
+    ASSERT_NE(scratch, nullptr);
+    const int64_t at = name == "r" ? 3 : 2;
+    EXPECT_EQ(scratch->start, at);
+    EXPECT_EQ(scratch->end, at);
+    ASSERT_EQ(plan.scratch_buffer.count(scratch->instruction), 1u);
+    if (name == "r") {
+      EXPECT_EQ(scratch->offset, FindBuffer(plan, "e")->offset);
+      EXPECT_EQ(plan.arena_bytes, 896);
+    } else {
+      EXPECT_EQ(plan.arena_bytes, 1344);
+    }
+  }
 }
 
 TEST(BufferAssignmentTest, SideEffectsAreScheduledThoughNothingReadsThem) {
