@@ -2,6 +2,10 @@
 // element-form rule the support check and the element loops share.
 #include "codegen/strategy.h"
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "codegen/emit/ir_types.h"
 #include "codegen/strategies/depthwise.h"
@@ -83,6 +87,68 @@ absl::StatusOr<StrategyPlan> PlanInstruction(const Instruction& inst,
 bool HasElementalForm(const Instruction& inst) {
   return HasProperty(inst.opcode(), kPropElementalForm) &&
          !IsWidthChangingBitcast(inst);
+}
+
+namespace {
+
+using TempMemo = std::map<const Computation*, int64_t>;
+
+absl::StatusOr<BufferPlan> PlanWithScratch(const Computation& comp,
+                                           const TargetInfo& target,
+                                           TempMemo& temp);
+
+// The scratch `inst` needs while it runs (see PlanBuffersWithScratch).
+absl::StatusOr<int64_t> ScratchOf(const Instruction& inst,
+                                  const TargetInfo& target, TempMemo& temp) {
+  const ValueKind kind = ClassifyValue(inst);
+  if (kind == ValueKind::kOwned) {
+    ASSIGN_OR_RETURN(const StrategyPlan plan, PlanInstruction(inst, target));
+    return plan.scratch_bytes;
+  }
+  std::vector<const Computation*> callees;
+  if (kind == ValueKind::kWhile) {
+    callees = {inst.while_condition(), inst.while_body()};
+  } else if (kind == ValueKind::kConditional || kind == ValueKind::kCall) {
+    callees.assign(inst.called_computations().begin(),
+                   inst.called_computations().end());
+  }
+  int64_t bytes = 0;
+  for (const Computation* callee : callees) {
+    auto it = temp.find(callee);
+    if (it == temp.end()) {
+      ASSIGN_OR_RETURN(const BufferPlan plan,
+                       PlanWithScratch(*callee, target, temp));
+      it = temp.emplace(callee, plan.arena_bytes).first;
+    }
+    bytes = std::max(bytes, it->second);
+  }
+  return bytes;
+}
+
+absl::StatusOr<BufferPlan> PlanWithScratch(const Computation& comp,
+                                           const TargetInfo& target,
+                                           TempMemo& temp) {
+  absl::Status status;
+  BufferPlan plan =
+      AssignBuffers(comp, [&](const Instruction& inst) -> int64_t {
+        if (!status.ok()) return 0;
+        absl::StatusOr<int64_t> bytes = ScratchOf(inst, target, temp);
+        if (!bytes.ok()) {
+          status = bytes.status();
+          return 0;
+        }
+        return *bytes;
+      });
+  RETURN_IF_ERROR(status);
+  return plan;
+}
+
+}  // namespace
+
+absl::StatusOr<BufferPlan> PlanBuffersWithScratch(const Computation& comp,
+                                                  const TargetInfo& target) {
+  TempMemo temp;
+  return PlanWithScratch(comp, target, temp);
 }
 
 }  // namespace aotc::codegen

@@ -29,6 +29,7 @@
 #include "absl/status/status.h"
 #include "codegen/backend/target_info.h"
 #include "codegen/elemental/elemental_emitter.h"
+#include "compiler/analysis/buffer_assignment.h"
 
 namespace aotc::codegen {
 
@@ -102,6 +103,14 @@ const std::vector<Strategy>& Strategies();
 // located error when none does.
 absl::StatusOr<StrategyPlan> PlanInstruction(
     const Instruction& inst, const TargetInfo& target = TargetInfo());
+
+// The buffer plan code generation makes for `comp` on `target`
+// (AssignBuffers with scratch): an instruction's scratch is its strategy's
+// and, for a while, conditional or call, the largest temp of the
+// computations it runs, each planned the same way. Its arena is the
+// computation's temp bytes (NAME_TEMP_BYTES for the entry).
+absl::StatusOr<BufferPlan> PlanBuffersWithScratch(const Computation& comp,
+                                                  const TargetInfo& target);
 
 // Whether `inst` can be computed one element at a time from its operands'
 // elements (ElementalEmitter::MakeGenerators), as it must be inside a fusion

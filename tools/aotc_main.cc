@@ -231,8 +231,9 @@ cl::opt<bool> inspect_fusion(
     cl::sub(inspect_cmd), cl::cat(aotc_category));
 cl::opt<bool> inspect_memory(
     "memory",
-    cl::desc("Print the buffer plan of the optimized entry: buffers, sizes, "
-             "offsets, live ranges, peak bytes"),
+    cl::desc("Print the buffer plan of the optimized entry as compile makes "
+             "it for this host: buffers and scratch, sizes, offsets, live "
+             "ranges, peak bytes (TEMP_BYTES)"),
     cl::sub(inspect_cmd), cl::cat(aotc_category));
 cl::opt<bool> inspect_strategies(
     "strategies",

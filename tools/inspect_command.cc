@@ -209,8 +209,23 @@ int RunInspect(const InspectOptions& options) {
     std::printf("%s", FusionReportToString(FusionRegions(**module)).c_str());
   }
   if (options.memory) {
-    std::printf("buffer plan of %s:\n%s", (*module)->entry()->name().c_str(),
-                BufferPlanToString(AssignBuffers(*(*module)->entry())).c_str());
+    // The plan compile makes, scratch included, on this host; a model
+    // compile refuses still gets its values' plan.
+    const Computation& entry = *(*module)->entry();
+    const absl::Status supported = codegen::CheckSupported(**module);
+    absl::StatusOr<codegen::TargetInfo> target =
+        supported.ok() ? HostTarget(options.passes.strict_fp)
+                       : absl::StatusOr<codegen::TargetInfo>(supported);
+    const absl::StatusOr<BufferPlan> plan =
+        target.ok() ? codegen::PlanBuffersWithScratch(entry, *target)
+                    : absl::StatusOr<BufferPlan>(target.status());
+    std::printf("buffer plan of %s:\n%s", entry.name().c_str(),
+                BufferPlanToString(plan.ok() ? *plan : AssignBuffers(entry))
+                    .c_str());
+    if (!plan.ok()) {
+      std::printf("(values only, no scratch: %s)\n",
+                  std::string(plan.status().message()).c_str());
+    }
   }
   if (options.strategies) {
     // A model compile refuses gets compile's error, not a partial report.

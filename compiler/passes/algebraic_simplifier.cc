@@ -2,6 +2,7 @@
 // applied in definition order so that chains collapse in one round.
 #include "compiler/passes/algebraic_simplifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -129,6 +130,8 @@ class Simplifier {
   bool VisitDimensionMapChain(Instruction* inst);
   bool VisitSameShape(Instruction* inst);
   bool VisitSlice(Instruction* inst);
+  // A convolution of a zero-padded input pads in its window instead.
+  bool VisitConvolution(Instruction* inst);
 
   // Makes the users of `inst` use `replacement`, if the shapes are equal.
   bool Replace(Instruction* inst, Instruction* replacement);
@@ -170,6 +173,8 @@ bool Simplifier::Visit(Instruction* inst) {
       return VisitSameShape(inst);
     case Opcode::kSlice:
       return VisitSlice(inst);
+    case Opcode::kConvolution:
+      return VisitConvolution(inst);
     default:
       return false;
   }
@@ -269,6 +274,48 @@ bool Simplifier::VisitSlice(Instruction* inst) {
     }
   }
   return Replace(inst, inst->operand(0));
+}
+
+// Whether `inst` is +0 (a constant or broadcast of one, or a convert of
+// one: every type converts +0 to +0).
+bool IsPositiveZero(const Instruction& inst) {
+  if (IsSpecial(inst, Special::kZero)) return true;
+  return inst.opcode() == Opcode::kConvert &&
+         IsSpecial(*inst.operand(0), Special::kZero);
+}
+
+bool Simplifier::VisitConvolution(Instruction* inst) {
+  const Instruction* pad = inst->operand(0);
+  if (pad->opcode() != Opcode::kPad || !IsPositiveZero(*pad->operand(1))) {
+    return false;
+  }
+  const ConvolutionDimensionNumbers& dn = inst->attrs().conv_dnums;
+  const std::vector<PaddingDim>& edges = pad->padding();
+  std::vector<WindowDim> window = inst->attrs().window;
+  if (static_cast<int>(edges.size()) != pad->shape().rank() ||
+      window.size() != dn.input_spatial.size()) {
+    return false;
+  }
+  // Batch and feature dimensions unpadded; spatial ones padded at the edges
+  // only, by no negative amount, on an undilated base (the window pads the
+  // dilated base).
+  for (int64_t d = 0; d < static_cast<int64_t>(edges.size()); ++d) {
+    const PaddingDim& e = edges[d];
+    if (e.interior != 0 || e.low < 0 || e.high < 0) return false;
+    const auto spatial =
+        std::find(dn.input_spatial.begin(), dn.input_spatial.end(), d);
+    if (spatial == dn.input_spatial.end()) {
+      if (e.low != 0 || e.high != 0) return false;
+      continue;
+    }
+    WindowDim& w = window[spatial - dn.input_spatial.begin()];
+    if (w.base_dilation != 1) return false;
+    w.pad_low += e.low;
+    w.pad_high += e.high;
+  }
+  inst->mutable_attrs().window = std::move(window);
+  SetOperand(inst, pad->operand(0));
+  return true;
 }
 
 }  // namespace

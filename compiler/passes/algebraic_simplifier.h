@@ -15,6 +15,10 @@
 //     map; a broadcast mapping x's dimensions onto themselves -> x
 //   convert to x's own type -> x
 //   slice of all of x with stride 1 -> x
+//   convolution(pad(x, +0), k) -> convolution(x, k) with the pad's edges
+//     added to the window's padding (the window pads with zeros too), when
+//     only spatial dimensions are padded, at the edges, by no negative
+//     amount, and the base is not dilated
 // A replacement is made only when the replacing value's shape equals the
 // replaced one's exactly, layout included, so every user (and the root of
 // every computation) keeps the shape it had; fusing two movement ops edits
