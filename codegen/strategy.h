@@ -64,6 +64,12 @@ struct StrategyPlan {
   // or null when the loops cannot be split. Must outlive the plan: a leaf of
   // the instruction's shape, or `own_loop_shape`.
   const Shape* loop_shape = nullptr;
+  // The parallel loop splits the most major physical dimension of
+  // loop_shape that has more than one element, skipping leading dimensions
+  // of one (a batch of 1), as EmitArrayLoop's chunk does. Off, it splits
+  // the outermost dimension, which a plan's own loops then take the range
+  // of.
+  bool split_skips_unit_dims = false;
   // A loop of the plan's own making (e.g. over blocks of rows), which
   // loop_shape then points to.
   std::shared_ptr<const Shape> own_loop_shape;

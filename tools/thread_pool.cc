@@ -1,5 +1,6 @@
-// The benchmark's thread pool: workers sleep on a condition variable between
-// loops, and the threads of a loop take chunk indices from an atomic counter.
+// The benchmark's thread pool: workers spin briefly, then sleep on a
+// condition variable between loops, and the threads of a loop take chunk
+// indices from an atomic counter.
 //
 // Completion needs no per-chunk count: a worker registers itself in the job
 // (under the mutex) before taking chunks and deregisters after its last one,
@@ -9,6 +10,7 @@
 #include "tools/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace aotc {
 
@@ -17,6 +19,17 @@ namespace {
 // Chunks per thread: a few, so that a thread delayed by another process on
 // this shared machine does not hold the whole loop back.
 constexpr int64_t kChunksPerThread = 4;
+// How long a worker watches for the next loop before it sleeps.
+constexpr int64_t kSpinMicroseconds = 200;
+
+// A hint to the core that this is a spin loop.
+inline void SpinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 }  // namespace
 
@@ -29,7 +42,7 @@ ThreadPool::ThreadPool(int num_threads) {
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
+    stop_.store(true, std::memory_order_relaxed);
   }
   wake_.notify_all();
   for (std::thread& worker : workers_) worker.join();
@@ -59,13 +72,21 @@ void ThreadPool::Run(aotc_task_fn task, void* context, int64_t count,
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = &job;
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   RunChunks(job);
 
+  // The last chunks are short: spin for them before sleeping.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::microseconds(kSpinMicroseconds);
+  for (int i = 0; job.workers_inside.load(std::memory_order_acquire) != 0;
+       ++i) {
+    SpinPause();
+    if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) break;
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return job.workers_inside == 0; });
+  done_.wait(lock, [&] { return job.workers_inside.load() == 0; });
   job_ = nullptr;
 }
 
@@ -86,13 +107,24 @@ void ThreadPool::WorkerLoop() {
   uint64_t seen = 0;
   for (;;) {
     Job* job;
+    // Spin first; whatever it saw, the mutex below decides.
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::microseconds(kSpinMicroseconds);
+    for (int i = 0; generation_.load(std::memory_order_acquire) == seen &&
+                    !stop_.load(std::memory_order_relaxed);
+         ++i) {
+      SpinPause();
+      if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) break;
+    }
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {
-        return stop_ || (job_ != nullptr && generation_ != seen);
+        return stop_.load(std::memory_order_relaxed) ||
+               (job_ != nullptr &&
+                generation_.load(std::memory_order_relaxed) != seen);
       });
-      if (stop_) return;
-      seen = generation_;
+      if (stop_.load(std::memory_order_relaxed)) return;
+      seen = generation_.load(std::memory_order_relaxed);
       job = job_;
       ++job->workers_inside;
     }

@@ -9,6 +9,11 @@
 // loops through ParallelFor(), so both are measured with the same machinery;
 // `aotc run --threads N` installs one too.
 //
+// A worker that finishes a loop spins for a short while (kSpinMicroseconds)
+// watching for the next one before it sleeps: a model's loops follow each
+// other within microseconds, and waking a sleeping thread costs about as
+// much as a small loop.
+//
 // One loop runs at a time. A call made while another loop is running (from
 // inside a task, or from a second thread) runs its whole range serially on
 // the calling thread, which is always correct and cannot deadlock.
@@ -66,7 +71,8 @@ class ThreadPool {
     int64_t count;
     int64_t chunks;
     std::atomic<int64_t> next_chunk{0};
-    int workers_inside = 0;  // guarded by mutex_
+    // Written under mutex_; the caller may read it without, spinning.
+    std::atomic<int> workers_inside{0};
   };
 
   void WorkerLoop();
@@ -78,8 +84,10 @@ class ThreadPool {
   std::condition_variable wake_;
   std::condition_variable done_;
   Job* job_ = nullptr;        // guarded by mutex_
-  uint64_t generation_ = 0;   // guarded by mutex_; counts posted jobs
-  bool stop_ = false;         // guarded by mutex_
+  // Counts posted jobs; written under mutex_, read without it by workers
+  // spinning for the next job before they sleep.
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};  // written under mutex_
 };
 
 }  // namespace aotc

@@ -148,7 +148,16 @@ absl::Status EmitArrayLoop(
   index.shape = &shape;
   index.multi.assign(rank, b.getInt64(0));
   // Loop level k runs over dimension m2m[rank-1-k]; the linear offset is
-  // accumulated as offset_k = offset_{k-1} * dim + i_k.
+  // accumulated as offset_k = offset_{k-1} * dim + i_k. A chunk is of the
+  // first level with more than one iteration (level 0 if none has).
+  int chunk_level = 0;
+  while (chunk_level < rank - 1 &&
+         shape.dimensions(m2m[rank - 1 - chunk_level]) == 1) {
+    ++chunk_level;
+  }
+  if (rank > 0 && shape.dimensions(m2m[rank - 1 - chunk_level]) == 1) {
+    chunk_level = 0;
+  }
   std::function<absl::Status(int, llvm::Value*)> level =
       [&](int k, llvm::Value* outer) -> absl::Status {
     if (k == rank) {
@@ -157,7 +166,7 @@ absl::Status EmitArrayLoop(
     }
     const int64_t dim = m2m[rank - 1 - k];
     const int64_t extent = shape.dimensions(dim);
-    const bool chunk = k == 0 && outer_begin != nullptr;
+    const bool chunk = k == chunk_level && outer_begin != nullptr;
     if (extent == 1 && !chunk) {
       index.multi[dim] = b.getInt64(0);
       return level(k + 1, outer);

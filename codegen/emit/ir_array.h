@@ -117,7 +117,9 @@ absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
 // order (outermost loop over the most major dimension) and calls body with
 // an Index whose multi-index and linear offset are both valid for `shape`.
 // With `outer_begin`/`outer_end` (i64, may be null), the outermost loop
-// runs over [outer_begin, outer_end) only: one chunk of a parallel loop.
+// with more than one iteration (leading dimensions of one skipped; the
+// outermost if none has more) runs over [outer_begin, outer_end) only: one
+// chunk of a parallel loop.
 // The first error of body stops the emission and is returned.
 absl::Status EmitArrayLoop(
     llvm::IRBuilderBase& b, const Shape& shape, const std::string& name,

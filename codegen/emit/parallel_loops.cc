@@ -26,7 +26,12 @@ std::optional<ParallelSplit> ChooseParallelSplit(const StrategyPlan& plan) {
       shape->ElementCount() * plan.work_per_element < kParallelMinWork) {
     return std::nullopt;
   }
-  const int64_t extent = shape->dimensions(shape->layout().minor_to_major.back());
+  const std::vector<int64_t>& m2m = shape->layout().minor_to_major;
+  int64_t extent = shape->dimensions(m2m.back());
+  for (auto dim = m2m.rbegin();
+       plan.split_skips_unit_dims && extent == 1 && dim != m2m.rend(); ++dim) {
+    extent = shape->dimensions(*dim);
+  }
   if (extent < 2) return std::nullopt;
   const int64_t row_work = shape->ElementCount() / extent * plan.work_per_element;
   return ParallelSplit{

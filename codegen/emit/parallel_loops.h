@@ -33,6 +33,8 @@ struct ParallelSplit {
 // The split of `plan`'s loop, or nullopt when the loop cannot be split
 // (no loop shape, rank 0, a single outer iteration) or has too little work
 // (output elements times the input elements each reads) to pay for it.
+// The outer iterations are the outermost physical dimension's, or with
+// split_skips_unit_dims the first one's with more than one element.
 std::optional<ParallelSplit> ChooseParallelSplit(const StrategyPlan& plan);
 
 // The three pointers of the buffer function being emitted.

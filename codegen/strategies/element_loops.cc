@@ -64,6 +64,7 @@ std::optional<StrategyPlan> PlanVariadicReduce(const Instruction& inst) {
   }
   StrategyPlan plan;
   plan.loop_shape = CommonLeafShape(inst);
+  plan.split_skips_unit_dims = true;  // EmitArrayLoop over that shape
   plan.work_per_element = WorkPerElement(inst);
   plan.emit = [](const LoopArgs& a) -> absl::Status {
     ElementalEmitter emitter(a.mc, a.b);
@@ -103,6 +104,7 @@ std::optional<StrategyPlan> PlanElementLoops(const Instruction& inst) {
   if (!HasElementalForm(inst)) return std::nullopt;
   StrategyPlan plan;
   plan.loop_shape = CommonLeafShape(inst);
+  plan.split_skips_unit_dims = true;  // EmitArrayLoop over that shape
   plan.work_per_element = WorkPerElement(inst);
   plan.emit = [](const LoopArgs& a) -> absl::Status {
     ElementalEmitter emitter(a.mc, a.b);

@@ -146,6 +146,7 @@ std::optional<StrategyPlan> PlanReduceLoop(const Instruction& inst) {
   if (!loop.has_value()) return std::nullopt;
   StrategyPlan plan;
   plan.loop_shape = loop->loop_shape;
+  plan.split_skips_unit_dims = true;  // EmitArrayLoop over that shape
   plan.work_per_element = loop->work_per_element;
   plan.emit = [loop = *loop](const LoopArgs& args) {
     return EmitReduceLoop(args, loop);

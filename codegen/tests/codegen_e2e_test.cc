@@ -203,6 +203,42 @@ ENTRY e {
   }
 }
 
+TEST(CodegenE2eTest, ABatchOfOneSplitsItsNextDimension) {
+  // A batch of one (NHWC activations of one image) splits the first
+  // dimension with more than one element: the negate's 256 rows and the
+  // reduce's 512 outputs, each loop run in reverse chunks on threads.
+  const char* hlo = R"(HloModule m
+add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }
+ENTRY e {
+  x = f32[1,256,512] parameter(0)
+  n = f32[1,256,512] negate(x)
+  y = f32[1,512,256] parameter(1)
+  zero = f32[] constant(0)
+  r = f32[1,512] reduce(y, zero), dimensions={2}, to_apply=add
+  ROOT t = (f32[1,256,512], f32[1,512]) tuple(n, r)
+})";
+  Literal x(Shape::Array(P::kF32, {1, 256, 512}));
+  auto xs = x.mutable_data<float>();
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i % 1000);
+  // Row i of y holds 256 copies of i: its sum, 256 i, is exact.
+  Literal y(Shape::Array(P::kF32, {1, 512, 256}));
+  auto ys = y.mutable_data<float>();
+  for (size_t i = 0; i < ys.size(); ++i) ys[i] = static_cast<float>(i / 256);
+  HookLog log;
+  aotc_set_parallel_for(&ThreadedReverseHook, &log);
+  auto results = CompileAndRun(hlo, {x, y});
+  aotc_set_parallel_for(nullptr, nullptr);
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_EQ(log.calls, 2);
+  EXPECT_EQ(log.iterations, 256 + 512);
+  std::vector<float> n = Values<P::kF32>((*results)[0]);
+  for (size_t i = 0; i < n.size(); ++i) {
+    ASSERT_EQ(n[i], -static_cast<float>(i % 1000)) << i;
+  }
+  std::vector<float> r = Values<P::kF32>((*results)[1]);
+  for (int i = 0; i < 512; ++i) ASSERT_EQ(r[i], 256.0f * i) << i;
+}
+
 TEST(CodegenE2eTest, UnsupportedOpsAreRefusedWithTheirLocation) {
   const char* hlo = R"(HloModule m
 sum { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }
