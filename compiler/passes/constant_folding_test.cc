@@ -163,52 +163,9 @@ ENTRY main {
 )");
 }
 
-TEST(ConstantFoldingTest, FoldsAFiniteLoopAndLeavesAnEndlessOneAlone) {
-  // Counting from 0 while below 10 ends at 10. The second loop never ends:
-  // its fold runs out of work budget and the loop stays. The new constant
-  // is appended, then placed just before its first user.
-  std::unique_ptr<Module> m = Fold(R"(
-HloModule m
-
-below_ten {
-  x = s32[] parameter(0)
-  ten = s32[] constant(10)
-  ROOT lt = pred[] compare(x, ten), direction=LT
-}
-
-forever {
-  y = s32[] parameter(0)
-  ROOT yes = pred[] constant(true)
-}
-
-increment {
-  z = s32[] parameter(0)
-  one = s32[] constant(1)
-  ROOT next = s32[] add(z, one)
-}
-
-ENTRY main {
-  zero = s32[] constant(0)
-  finite = s32[] while(zero), condition=below_ten, body=increment
-  endless = s32[] while(zero), condition=forever, body=increment
-  ROOT t = (s32[], s32[]) tuple(finite, endless)
-}
-)",
-                                   true);
-  ASSERT_NE(m, nullptr);
-  EXPECT_EQ(PrintComputation(*m->entry()),
-            R"(ENTRY %main () -> (s32[], s32[]) {
-  %zero = s32[] constant(0)
-  %endless = s32[] while(%zero), condition=%forever, body=%increment
-  %finite = s32[] constant(10)
-  ROOT %t = (s32[], s32[]) tuple(%finite, %endless)
-})");
-}
-
-// `endless` loops that never end, then one that ends at 10, all from
-// constants; the root tuples them so that nothing is dead.
-std::string EndlessLoopsThenAFiniteOne(int endless) {
-  std::string text = R"(
+// Loop computations: counting up to 10 (below_ten, increment), and two
+// loops that never end (forever with increment or with stay).
+constexpr char kLoopComputations[] = R"(
 HloModule m
 
 below_ten {
@@ -233,7 +190,35 @@ increment {
   one = s32[] constant(1)
   ROOT next = s32[] add(z, one)
 }
+)";
 
+TEST(ConstantFoldingTest, FoldsAFiniteLoopAndLeavesAnEndlessOneAlone) {
+  // Counting from 0 while below 10 ends at 10. The second loop never ends:
+  // its fold runs out of budget and the loop stays. The new constant is
+  // appended, then placed just before its first user.
+  std::unique_ptr<Module> m = Fold(std::string(kLoopComputations) + R"(
+ENTRY main {
+  zero = s32[] constant(0)
+  finite = s32[] while(zero), condition=below_ten, body=increment
+  endless = s32[] while(zero), condition=forever, body=increment
+  ROOT t = (s32[], s32[]) tuple(finite, endless)
+}
+)",
+                                   true);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(PrintComputation(*m->entry()),
+            R"(ENTRY %main () -> (s32[], s32[]) {
+  %zero = s32[] constant(0)
+  %endless = s32[] while(%zero), condition=%forever, body=%increment
+  %finite = s32[] constant(10)
+  ROOT %t = (s32[], s32[]) tuple(%finite, %endless)
+})");
+}
+
+// `endless` loops that never end, then one that ends at 10, all from
+// constants; the root tuples them so that nothing is dead.
+std::string EndlessLoopsThenAFiniteOne(int endless) {
+  std::string text = std::string(kLoopComputations) + R"(
 ENTRY main {
   zero = s32[] constant(0)
 )";
