@@ -309,9 +309,11 @@ bool Simplifier::VisitConvolution(Instruction* inst) {
       continue;
     }
     WindowDim& w = window[spatial - dn.input_spatial.begin()];
-    if (w.base_dilation != 1) return false;
-    w.pad_low += e.low;
-    w.pad_high += e.high;
+    if (w.base_dilation != 1 ||
+        __builtin_add_overflow(w.pad_low, e.low, &w.pad_low) ||
+        __builtin_add_overflow(w.pad_high, e.high, &w.pad_high)) {
+      return false;
+    }
   }
   inst->mutable_attrs().window = std::move(window);
   SetOperand(inst, pad->operand(0));
