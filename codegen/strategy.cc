@@ -100,20 +100,12 @@ absl::StatusOr<BufferPlan> PlanWithScratch(const Computation& comp,
 // The scratch `inst` needs while it runs (see PlanBuffersWithScratch).
 absl::StatusOr<int64_t> ScratchOf(const Instruction& inst,
                                   const TargetInfo& target, TempMemo& temp) {
-  const ValueKind kind = ClassifyValue(inst);
-  if (kind == ValueKind::kOwned) {
+  if (ClassifyValue(inst) == ValueKind::kOwned) {
     ASSIGN_OR_RETURN(const StrategyPlan plan, PlanInstruction(inst, target));
     return plan.scratch_bytes;
   }
-  std::vector<const Computation*> callees;
-  if (kind == ValueKind::kWhile) {
-    callees = {inst.while_condition(), inst.while_body()};
-  } else if (kind == ValueKind::kConditional || kind == ValueKind::kCall) {
-    callees.assign(inst.called_computations().begin(),
-                   inst.called_computations().end());
-  }
   int64_t bytes = 0;
-  for (const Computation* callee : callees) {
+  for (const Computation* callee : BufferFunctionCallees(inst)) {
     auto it = temp.find(callee);
     if (it == temp.end()) {
       ASSIGN_OR_RETURN(const BufferPlan plan,

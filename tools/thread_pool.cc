@@ -22,13 +22,20 @@ constexpr int64_t kChunksPerThread = 4;
 // How long a worker watches for the next loop before it sleeps.
 constexpr int64_t kSpinMicroseconds = 200;
 
-// A hint to the core that this is a spin loop.
-inline void SpinPause() {
+// Spins while `busy()` holds, for at most kSpinMicroseconds; whatever it
+// saw, the caller decides under the mutex afterwards.
+template <typename Busy>
+void SpinWhile(Busy busy) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::microseconds(kSpinMicroseconds);
+  for (int i = 0; busy(); ++i) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
+    __builtin_ia32_pause();
 #elif defined(__aarch64__)
-  asm volatile("yield");
+    asm volatile("yield");
 #endif
+    if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) return;
+  }
 }
 
 }  // namespace
@@ -78,13 +85,9 @@ void ThreadPool::Run(aotc_task_fn task, void* context, int64_t count,
   RunChunks(job);
 
   // The last chunks are short: spin for them before sleeping.
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::microseconds(kSpinMicroseconds);
-  for (int i = 0; job.workers_inside.load(std::memory_order_acquire) != 0;
-       ++i) {
-    SpinPause();
-    if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) break;
-  }
+  SpinWhile([&] {
+    return job.workers_inside.load(std::memory_order_acquire) != 0;
+  });
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return job.workers_inside.load() == 0; });
   job_ = nullptr;
@@ -107,15 +110,10 @@ void ThreadPool::WorkerLoop() {
   uint64_t seen = 0;
   for (;;) {
     Job* job;
-    // Spin first; whatever it saw, the mutex below decides.
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::microseconds(kSpinMicroseconds);
-    for (int i = 0; generation_.load(std::memory_order_acquire) == seen &&
-                    !stop_.load(std::memory_order_relaxed);
-         ++i) {
-      SpinPause();
-      if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) break;
-    }
+    SpinWhile([&] {
+      return generation_.load(std::memory_order_acquire) == seen &&
+             !stop_.load(std::memory_order_relaxed);
+    });
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] {

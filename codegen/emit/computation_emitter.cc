@@ -53,19 +53,13 @@ absl::StatusOr<int64_t> ComputationEmitter::PlanInstructionScratch(
   Plan p;
   p.kind = ClassifyValue(inst);
   int64_t scratch = 0;
-  std::vector<const Computation*> callees;
-  if (p.kind == ValueKind::kWhile) {
-    callees = {inst.while_condition(), inst.while_body()};
-  } else if (p.kind == ValueKind::kConditional || p.kind == ValueKind::kCall) {
-    callees.assign(inst.called_computations().begin(),
-                   inst.called_computations().end());
-  } else if (p.kind == ValueKind::kOwned) {
+  if (p.kind == ValueKind::kOwned) {
     ++owned_count_;
     ASSIGN_OR_RETURN(p.strategy, PlanInstruction(inst, mc_.target()));
     scratch = p.strategy->scratch_bytes;
   }
   // Callees run one at a time: they share one scratch.
-  for (const Computation* callee : callees) {
+  for (const Computation* callee : BufferFunctionCallees(inst)) {
     ASSIGN_OR_RETURN(BufferFunction f, mc_.GetBufferFunction(*callee));
     scratch = std::max(scratch, f.temp_bytes);
   }

@@ -138,6 +138,14 @@ absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
   return phi;
 }
 
+int64_t FirstWideDimension(const Shape& shape) {
+  const std::vector<int64_t>& m2m = shape.layout().minor_to_major;
+  for (auto dim = m2m.rbegin(); dim != m2m.rend(); ++dim) {
+    if (shape.dimensions(*dim) > 1) return *dim;
+  }
+  return m2m.back();
+}
+
 absl::Status EmitArrayLoop(
     llvm::IRBuilderBase& b, const Shape& shape, const std::string& name,
     const std::function<absl::Status(const Index&)>& body,
@@ -149,15 +157,8 @@ absl::Status EmitArrayLoop(
   index.multi.assign(rank, b.getInt64(0));
   // Loop level k runs over dimension m2m[rank-1-k]; the linear offset is
   // accumulated as offset_k = offset_{k-1} * dim + i_k. A chunk is of the
-  // first level with more than one iteration (level 0 if none has).
-  int chunk_level = 0;
-  while (chunk_level < rank - 1 &&
-         shape.dimensions(m2m[rank - 1 - chunk_level]) == 1) {
-    ++chunk_level;
-  }
-  if (rank > 0 && shape.dimensions(m2m[rank - 1 - chunk_level]) == 1) {
-    chunk_level = 0;
-  }
+  // loop over FirstWideDimension.
+  const int64_t chunk_dim = rank > 0 ? FirstWideDimension(shape) : -1;
   std::function<absl::Status(int, llvm::Value*)> level =
       [&](int k, llvm::Value* outer) -> absl::Status {
     if (k == rank) {
@@ -166,7 +167,7 @@ absl::Status EmitArrayLoop(
     }
     const int64_t dim = m2m[rank - 1 - k];
     const int64_t extent = shape.dimensions(dim);
-    const bool chunk = k == chunk_level && outer_begin != nullptr;
+    const bool chunk = dim == chunk_dim && outer_begin != nullptr;
     if (extent == 1 && !chunk) {
       index.multi[dim] = b.getInt64(0);
       return level(k + 1, outer);

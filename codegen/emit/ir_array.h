@@ -113,6 +113,12 @@ absl::StatusOr<llvm::Value*> EmitShortCircuitAnd(
     llvm::IRBuilderBase& b, llvm::Value* lhs,
     const std::function<absl::StatusOr<llvm::Value*>()>& rhs);
 
+// The most major physical dimension of `shape` (rank >= 1) with more than
+// one element, or the most major one if none has: the dimension a parallel
+// loop that skips unit dimensions splits (ChooseParallelSplit), and whose
+// loop EmitArrayLoop gives a chunk's range.
+int64_t FirstWideDimension(const Shape& shape);
+
 // Emits loops over every element of the array shape `shape` in physical
 // order (outermost loop over the most major dimension) and calls body with
 // an Index whose multi-index and linear offset are both valid for `shape`.

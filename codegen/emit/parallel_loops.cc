@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "codegen/emit/ir_array.h"
 #include "codegen/emit/ir_types.h"
 #include "compiler/support/status_macros.h"
 
@@ -26,12 +27,9 @@ std::optional<ParallelSplit> ChooseParallelSplit(const StrategyPlan& plan) {
       shape->ElementCount() * plan.work_per_element < kParallelMinWork) {
     return std::nullopt;
   }
-  const std::vector<int64_t>& m2m = shape->layout().minor_to_major;
-  int64_t extent = shape->dimensions(m2m.back());
-  for (auto dim = m2m.rbegin();
-       plan.split_skips_unit_dims && extent == 1 && dim != m2m.rend(); ++dim) {
-    extent = shape->dimensions(*dim);
-  }
+  const int64_t extent = shape->dimensions(
+      plan.split_skips_unit_dims ? FirstWideDimension(*shape)
+                                 : shape->layout().minor_to_major.back());
   if (extent < 2) return std::nullopt;
   const int64_t row_work = shape->ElementCount() / extent * plan.work_per_element;
   return ParallelSplit{

@@ -103,6 +103,19 @@ ValueKind ClassifyValue(const Instruction& inst) {
   }
 }
 
+std::vector<const Computation*> BufferFunctionCallees(const Instruction& inst) {
+  switch (ClassifyValue(inst)) {
+    case ValueKind::kWhile:
+      return {inst.while_condition(), inst.while_body()};
+    case ValueKind::kConditional:
+    case ValueKind::kCall:
+      return {inst.called_computations().begin(),
+              inst.called_computations().end()};
+    default:
+      return {};
+  }
+}
+
 std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,
                                              int leaf) {
   while (true) {

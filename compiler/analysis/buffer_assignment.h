@@ -57,6 +57,11 @@ enum class ValueKind {
 
 ValueKind ClassifyValue(const Instruction& inst);
 
+// The computations `inst` runs as functions of their own with buffers of
+// their own: a while's condition and body, a conditional's branches, a
+// call's callee; none for any other kind.
+std::vector<const Computation*> BufferFunctionCallees(const Instruction& inst);
+
 // The instruction and leaf that produce leaf `leaf` of `inst`, looking
 // through tuples and get-tuple-elements.
 std::pair<const Instruction*, int> TraceLeaf(const Instruction* inst,

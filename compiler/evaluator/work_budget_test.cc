@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/evaluator_plan.h"
 #include "compiler/frontend/load_module.h"
@@ -26,38 +28,38 @@ ENTRY e {
 }
 )";
 
-TEST(WorkBudgetTest, EndlessLoopStopsWithLocatedError) {
+// The error evaluating kEndless with `options` stops with.
+std::string EndlessLoopError(const EvaluateOptions& options) {
   auto module = LoadModuleFromString(kEndless, "endless.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return "";
+  auto result = EvaluateModule(**module, {}, options);
+  EXPECT_FALSE(result.ok());
+  return result.ok() ? "" : std::string(result.status().message());
+}
+
+TEST(WorkBudgetTest, EndlessLoopStopsWithLocatedError) {
   EvaluateOptions options;
   options.max_work = 1000;
-  auto result = EvaluateModule(**module, {}, options);
-  ASSERT_FALSE(result.ok());
+  const std::string error = EndlessLoopError(options);
   // Every instruction of cond and body costs 1; the budget runs out inside
   // the loop, at one of the body's or condition's instructions.
-  EXPECT_THAT(std::string(result.status().message()),
-              ::testing::StartsWith("endless.hlo:"));
-  EXPECT_THAT(std::string(result.status().message()),
-              ::testing::HasSubstr(
-                  ": error: evaluation stopped after 1000 element operations, "
-                  "the work budget, at '"));
+  EXPECT_THAT(error, ::testing::StartsWith("endless.hlo:"));
+  EXPECT_THAT(error, ::testing::HasSubstr(
+                         ": error: evaluation stopped after 1000 element "
+                         "operations, the work budget, at '"));
 }
 
 TEST(WorkBudgetTest, EndlessLoopStopsAtTheStepBudget) {
-  auto module = LoadModuleFromString(kEndless, "endless.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
   EvaluateOptions options;
   options.max_steps = 100;
   int64_t taken = -1;
   options.steps_taken = &taken;
-  auto result = EvaluateModule(**module, {}, options);
-  ASSERT_FALSE(result.ok());
-  EXPECT_THAT(std::string(result.status().message()),
-              ::testing::StartsWith("endless.hlo:"));
-  EXPECT_THAT(std::string(result.status().message()),
-              ::testing::HasSubstr(
-                  ": error: evaluation stopped after 100 instructions, the "
-                  "step budget, at '"));
+  const std::string error = EndlessLoopError(options);
+  EXPECT_THAT(error, ::testing::StartsWith("endless.hlo:"));
+  EXPECT_THAT(error, ::testing::HasSubstr(
+                         ": error: evaluation stopped after 100 instructions, "
+                         "the step budget, at '"));
   // The instruction refused is not counted.
   EXPECT_EQ(taken, 100);
 }
