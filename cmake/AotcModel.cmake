@@ -4,7 +4,9 @@
 #   add_compiled_model(<target> HLO <file>
 #                      [NAME <c-identifier>] [NAMESPACE <ns>]
 #                      [TARGET_TRIPLE <triple>] [CPU <cpu>] [FEATURES <features>]
-#                      [CONSTANTS_SECTION <section>] [AOTC_FLAGS <flag>...])
+#                      [CONSTANTS_SECTION <section>]
+#                      [COMPOSITE_KERNELS <name>=<symbol>...]
+#                      [AOTC_FLAGS <flag>...])
 #
 # <target> becomes a STATIC library holding the model's object file. Linking it
 # gives the generated header's folder as an include directory and links the
@@ -22,6 +24,9 @@
 # CMAKE_C_COMPILER_TARGET; when cross-compiling one of these must give a triple.
 # CONSTANTS_SECTION puts the model's constant arrays (weights) into that
 # section of the object, for the firmware's linker script to place.
+# COMPOSITE_KERNELS binds composites to C functions the program defines: every
+# composite named <name> becomes a call of <symbol> (aotc's --composite-kernel,
+# docs/codegen.md#composite-kernels), which the generated header declares.
 # AOTC_FLAGS go to `aotc compile` unchanged (e.g. -O2, --emit obj,header,json,asm).
 #
 # The generated files live in ${CMAKE_CURRENT_BINARY_DIR}/<target>_aotc/ and
@@ -68,16 +73,16 @@ function(add_compiled_model target)
                 "not ending in '_', no '__'")
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
     "HLO;NAME;NAMESPACE;TARGET_TRIPLE;CPU;FEATURES;CONSTANTS_SECTION"
-    "AOTC_FLAGS")
+    "COMPOSITE_KERNELS;AOTC_FLAGS")
 
   if(ARG_UNPARSED_ARGUMENTS)
     list(JOIN ARG_UNPARSED_ARGUMENTS " " unknown)
     message(FATAL_ERROR "${where}: unknown argument(s): ${unknown}\n"
       "Accepted keywords: HLO, NAME, NAMESPACE, TARGET_TRIPLE, CPU, FEATURES, "
-      "CONSTANTS_SECTION, AOTC_FLAGS")
+      "CONSTANTS_SECTION, COMPOSITE_KERNELS, AOTC_FLAGS")
   endif()
   foreach(keyword IN LISTS ARG_KEYWORDS_MISSING_VALUES)
-    if(NOT keyword STREQUAL "AOTC_FLAGS")
+    if(NOT keyword MATCHES "^(AOTC_FLAGS|COMPOSITE_KERNELS)$")
       message(FATAL_ERROR "${where}: keyword ${keyword} needs a value")
     endif()
   endforeach()
@@ -134,6 +139,13 @@ function(add_compiled_model target)
       "is not a section name (letters, digits, '_', '.' and '$')")
   endif()
 
+  foreach(binding IN LISTS ARG_COMPOSITE_KERNELS)
+    if(NOT binding MATCHES "^[^=]+=[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${where}: COMPOSITE_KERNELS '${binding}' is not "
+        "<name>=<symbol> (a composite's name and a C function's name)")
+    endif()
+  endforeach()
+
   _aotc_option_or_default(triple "${ARG_TARGET_TRIPLE}"
                           AOTC_TARGET_TRIPLE CMAKE_C_COMPILER_TARGET
                           CMAKE_CXX_COMPILER_TARGET)
@@ -182,6 +194,9 @@ function(add_compiled_model target)
   if(DEFINED ARG_CONSTANTS_SECTION)
     list(APPEND command --constants-section "${ARG_CONSTANTS_SECTION}")
   endif()
+  foreach(binding IN LISTS ARG_COMPOSITE_KERNELS)
+    list(APPEND command --composite-kernel "${binding}")
+  endforeach()
   list(APPEND command ${ARG_AOTC_FLAGS})
 
   file(MAKE_DIRECTORY "${out_dir}")

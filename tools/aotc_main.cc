@@ -209,6 +209,13 @@ cl::opt<bool> strict_fp(
     cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
     cl::sub(run_cmd), cl::cat(aotc_category));
 
+cl::list<std::string> composite_kernel(
+    "composite-kernel", cl::value_desc("NAME=SYMBOL"),
+    cl::desc("Compile every composite named NAME as a call of the C function "
+             "SYMBOL (docs/codegen.md#composite-kernels); may repeat"),
+    cl::sub(inspect_cmd), cl::sub(opt_cmd), cl::sub(compile_cmd),
+    cl::sub(run_cmd), cl::cat(aotc_category));
+
 // The input limit every subcommand applies (compiler/ir/limits.h).
 cl::opt<int64_t> max_buffer_bytes(
     "max-buffer-bytes", cl::value_desc("N"),
@@ -253,6 +260,10 @@ aotc::PassFlags PassFlagsFromCommandLine() {
   flags.print_ir_after_all = print_ir_after_all;
   flags.pass_timing = pass_timing;
   flags.strict_fp = strict_fp;
+  for (const std::string& k : composite_kernel) {
+    // Checked when the command line was parsed.
+    (void)aotc::AddCompositeKernel(k, &flags.composite_kernels);
+  }
   return flags;
 }
 
@@ -346,9 +357,11 @@ constexpr char kOverview[] =
     "[--compile-threads N] [--no-fusion] [--disable-pass P,...] "
     "[--strict-fp] "
     "[--print-ir-after-all] [--pass-timing]\n"
+    "      [--composite-kernel NAME=SYMBOL]...\n"
     "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
     "[--output-dir DIR] [--check] [--expect FILE]... [--bench N]\n"
-    "      [--threads N] [--library FILE]...\n"
+    "      [--threads N] [--library FILE]... "
+    "[--composite-kernel NAME=SYMBOL]...\n"
     "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
     "[--timeout SECONDS]\n\n"
     "Run 'aotc <subcommand> --help' for a subcommand's options.\n";
@@ -528,6 +541,14 @@ bool ParseCommandLine(int argc, char** argv) {
     errs.flush();
     std::fprintf(stderr, "%s", errors.c_str());
     return false;
+  }
+  aotc::CompositeKernelMap kernels;
+  for (const std::string& k : composite_kernel) {
+    if (absl::Status st = aotc::AddCompositeKernel(k, &kernels); !st.ok()) {
+      std::fprintf(stderr, "aotc: error: %s\n",
+                   std::string(st.message()).c_str());
+      return false;
+    }
   }
   if (max_buffer_bytes <= 0) {
     std::fprintf(stderr, "aotc: error: --max-buffer-bytes must be positive\n");

@@ -9,6 +9,7 @@
 
 #include "codegen/compile.h"
 #include "compiler/ir/literal.h"
+#include "compiler/passes/composite_kernels.h"
 #include "tools/inputs.h"
 
 namespace aotc {
@@ -26,7 +27,16 @@ struct PassFlags {
   bool print_ir_after_all = false;     // --print-ir-after-all (stderr)
   bool pass_timing = false;            // --pass-timing (stderr)
   bool strict_fp = false;              // --strict-fp: no reduction splitting
+  // --composite-kernel NAME=SYMBOL, each checked by AddCompositeKernel.
+  CompositeKernelMap composite_kernels;
 };
+
+// Adds one --composite-kernel flag, `NAME=SYMBOL`, to `kernels`. A usage
+// error (InvalidArgument) when it is not of that form, when SYMBOL is not a
+// C identifier an external function can have, or when NAME is already bound
+// to another symbol.
+absl::Status AddCompositeKernel(std::string_view flag,
+                                CompositeKernelMap* kernels);
 
 // Runs the optimization pipeline (compiler/passes/pipelines.h) on `module`
 // as `flags` say, printing the module after each pass and the pass timings

@@ -19,8 +19,10 @@
 #include "absl/strings/str_join.h"
 #include "codegen/backend/target_machine.h"
 #include "codegen/compile.h"
+#include "codegen/strategies/external_call.h"
 #include "codegen/strategy.h"
 #include "compiler/analysis/buffer_assignment.h"
+#include "compiler/analysis/composite.h"
 #include "compiler/analysis/fusion_report.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/ir/printer.h"
@@ -89,6 +91,22 @@ std::string CalleesNote(const Instruction& inst, ValueKind kind) {
                       absl::StrJoin(names, ", "));
 }
 
+// An external call's function, and the composite it stands for when it was
+// one (--composite-kernel): "composite my.gelu -> my_gelu".
+std::string ExternalCallNote(const Instruction& inst) {
+  const std::string& target = inst.custom_call_target();
+  if (const std::string* fa = inst.FindRawAttribute("frontend_attributes")) {
+    if (auto entries = ParseFrontendAttributes(*fa); entries.ok()) {
+      for (const auto& [key, value] : *entries) {
+        if (key == "composite.name") {
+          return absl::StrCat("composite ", value, " -> ", target);
+        }
+      }
+    }
+  }
+  return target;
+}
+
 // A fusion's region as --fusion names it: "kOutput: dot+bias+relu".
 std::string RegionNote(const FusionRegion& r) {
   return absl::StrCat(Sv(FusionKindName(r.kind)),
@@ -134,6 +152,7 @@ absl::StatusOr<std::string> StrategyReport(const Module& module,
         what = std::string(plan.name);
         auto region = regions.find({comp.name(), inst->name()});
         if (region != regions.end()) note = region->second;
+        if (codegen::IsExternalCustomCall(*inst)) note = ExternalCallNote(*inst);
       }
       absl::StrAppend(&out, "  %", inst->name(), " = ",
                       inst->shape().ToString(false), " ",
@@ -179,6 +198,7 @@ int RunInspect(const InspectOptions& options) {
       OptimizeOptions o;
       o.fusion = !flags.no_fusion;
       o.strict_fp = flags.strict_fp;
+      o.composite_kernels = flags.composite_kernels;
       o.disabled.insert(flags.disabled.begin(), flags.disabled.end());
       bool seen = false;
       o.after_pass = [&](std::string_view pass, bool, const Module& mm) {

@@ -129,14 +129,29 @@ absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
                    BuildPassPipeline(options.passes, options.strict_fp));
   PipelineOptions po;
   po.verify_after_each = options.verify_after_each;
+  po.after_pass = options.after_pass;
+  std::vector<PassTiming> timings;
+  if (!options.composite_kernels.empty()) {
+    PassPipeline bind("composite-kernels");
+    CompositeKernels& pass =
+        bind.AddPass<CompositeKernels>(options.composite_kernels);
+    RETURN_IF_ERROR(bind.Run(module, po).status());
+    if (options.unbound_composite) {
+      for (const std::string& name : pass.unbound()) {
+        options.unbound_composite(name);
+      }
+    }
+    timings = bind.timings();
+  }
   po.disabled = options.disabled;
   if (!options.fusion) {
     po.disabled.insert("fusion");
     po.disabled.insert("multi-output-fusion");
   }
-  po.after_pass = options.after_pass;
   RETURN_IF_ERROR(pipeline.Run(module, po).status());
-  return pipeline.timings();
+  timings.insert(timings.end(), pipeline.timings().begin(),
+                 pipeline.timings().end());
+  return timings;
 }
 
 }  // namespace aotc

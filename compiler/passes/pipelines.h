@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/passes/composite_kernels.h"
 #include "compiler/passes/pass_pipeline.h"
 
 namespace aotc {
@@ -32,6 +33,13 @@ struct OptimizeOptions {
   std::set<std::string> disabled;
   // The verifier after every pass (cheap next to code generation).
   bool verify_after_each = true;
+  // Composites bound to C functions (--composite-kernel NAME=SYMBOL): when
+  // not empty, the composite-kernels pass runs before all others
+  // (composite_kernels.h), whatever `passes` says.
+  CompositeKernelMap composite_kernels;
+  // Told each bound name that no composite of the module has (a warning);
+  // null: not told.
+  std::function<void(const std::string& name)> unbound_composite;
   // Called after every pass that ran (--print-ir-after-all, inspect --after).
   std::function<void(std::string_view pass, bool changed, const Module&)>
       after_pass;

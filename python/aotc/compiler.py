@@ -42,6 +42,15 @@ def _list(flag):
     return render
 
 
+def _composite_kernels(value):
+    """{name: symbol} (or NAME=SYMBOL strings) -> one flag per binding."""
+    if isinstance(value, dict):
+        value = [f"{name}={symbol}" for name, symbol in value.items()]
+    elif isinstance(value, str):
+        value = [value]
+    return [f"--composite-kernel={binding}" for binding in value]
+
+
 def _optimization(value):
     value = str(value)
     if value.startswith("O"):
@@ -57,6 +66,7 @@ _OPTIONS = {
     "cache_kib": _list("--cache-kib"),
     "compile_partitions": _value("--compile-partitions"),
     "compile_threads": _value("--compile-threads"),
+    "composite_kernels": _composite_kernels,
     "constants_section": _value("--constants-section"),
     "cpu": _value("--cpu"),
     "disable_pass": _list("--disable-pass"),
@@ -95,7 +105,8 @@ def compile(path, out_dir, *, aotc=None, **options):
     name, namespace, target_triple, cpu, features, opt (0..3, 's', 'z'),
     reloc ('pic' or 'static'), emit (a list or a comma-separated string),
     constants_section, cache_kib ((l1, l2)), compile_threads,
-    compile_partitions, max_buffer_bytes, disable_pass (a list), and the
+    compile_partitions, max_buffer_bytes, disable_pass (a list),
+    composite_kernels ({composite name: C function}), and the
     switches no_fusion, strict_fp and pass_timing. Raises CompileError with
     aotc's message when aotc refuses the model.
     """

@@ -103,10 +103,12 @@ class ErrorsTest(unittest.TestCase):
     def test_options_reach_the_command_line(self):
         command = aotc.compiler.compile_command(
             self.good, "out", name="m", opt="s", no_fusion=True,
-            strict_fp=False, disable_pass=["a", "b"], cache_kib=(32, 1024))
+            strict_fp=False, disable_pass=["a", "b"], cache_kib=(32, 1024),
+            composite_kernels={"my.gelu": "gelu", "my.norm": "norm"})
         self.assertEqual(command[1:], [
             "compile", self.good, "-o", "out", "--name=m", "-Os",
-            "--no-fusion", "--disable-pass=a,b", "--cache-kib=32,1024"])
+            "--no-fusion", "--disable-pass=a,b", "--cache-kib=32,1024",
+            "--composite-kernel=my.gelu=gelu", "--composite-kernel=my.norm=norm"])
         compiled = aotc.compile(self.good, os.path.join(self.work, "named"),
                                 name="renamed", emit=["obj", "json"])
         self.assertEqual(compiled.name, "renamed")
