@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/emit/ir_types.h"
+#include "codegen/strategies/attention.h"
 #include "codegen/strategies/depthwise.h"
 #include "codegen/strategies/dynamic_update_slice.h"
 #include "codegen/strategies/element_loops.h"
@@ -43,6 +44,7 @@ std::optional<StrategyPlan> AnyTarget(const Instruction& inst,
 const std::vector<Strategy>& Strategies() {
   static const std::vector<Strategy>* const kStrategies =
       new std::vector<Strategy>{
+          {"attention", PlanAttention},
           {"gemm", PlanGemm},
           {"depthwise", PlanDepthwise},
           {"depthwise-rows", PlanDepthwiseRows},

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/analysis/op_facts.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/ir/module.h"
 #include "compiler/ir/native_type.h"
@@ -53,32 +54,6 @@ bool IsActivationOp(Opcode op) {
 
 bool IsProduct(const Instruction& inst) {
   return inst.opcode() == Opcode::kDot || inst.opcode() == Opcode::kConvolution;
-}
-
-// The value of a scalar float constant, or of a broadcast of one.
-std::optional<double> ScalarConstant(const Instruction& inst) {
-  const Instruction* c = &inst;
-  while (c->opcode() == Opcode::kBroadcast || c->opcode() == Opcode::kConvert ||
-         c->opcode() == Opcode::kReshape) {
-    c = c->operand(0);
-  }
-  if (c->opcode() != Opcode::kConstant || !c->shape().IsArray() ||
-      c->shape().ElementCount() != 1 || c->literal().elided()) {
-    return std::nullopt;
-  }
-  const Literal& l = c->literal();
-  switch (c->shape().element_type()) {
-    case PrimitiveType::kF64:
-      return l.Get<double>(0);
-    case PrimitiveType::kF32:
-      return l.Get<float>(0);
-    case PrimitiveType::kF16:
-      return static_cast<float>(l.Get<NativeType<PrimitiveType::kF16>>(0));
-    case PrimitiveType::kBF16:
-      return static_cast<float>(l.Get<NativeType<PrimitiveType::kBF16>>(0));
-    default:
-      return std::nullopt;
-  }
 }
 
 // Whether `v` depends on `product` (is it, or reads it through operands).
@@ -185,7 +160,7 @@ class SampleFunction {
   Instruction* Translate(const Instruction* v) {
     if (v == x_) return samples_;
     if (auto it = done_.find(v); it != done_.end()) return it->second;
-    if (std::optional<double> c = ScalarConstant(*v)) return Constant(*c);
+    if (std::optional<double> c = ScalarFloatConstant(*v)) return Constant(*c);
     const Opcode op = v->opcode();
     const bool carries = op == Opcode::kBroadcast || op == Opcode::kReshape ||
                          op == Opcode::kConvert || op == Opcode::kCopy;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "compiler/analysis/attention_pattern.h"
 #include "compiler/analysis/epilogue_pattern.h"
 #include "compiler/support/strings.h"
 
@@ -48,6 +49,11 @@ std::vector<FusionRegion> FusionRegions(const Module& module) {
       r.kind = inst->fusion_kind();
       r.multi_output = inst->shape().IsTuple();
       r.pattern = DescribeProductEpilogue(*inst->fused_computation());
+      if (inst->fusion_kind() == FusionKind::kCustom) {
+        if (auto a = MatchAttention(*inst->fused_computation()->root())) {
+          r.pattern = a->Describe();
+        }
+      }
       for (const Instruction* o : inst->operands()) {
         r.bytes_read += ArrayBytes(o->shape());
       }

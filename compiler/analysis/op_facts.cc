@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "compiler/ir/native_type.h"
+
 namespace aotc {
 
 bool IsWidthChangingBitcast(const Instruction& inst) {
@@ -34,6 +36,31 @@ bool IsExpandedByTranscendentalExpander(const Instruction& inst) {
   }
   const PrimitiveType type = inst.shape().element_type();
   return IsRealFloat(type) || IsComplex(type);
+}
+
+std::optional<double> ScalarFloatConstant(const Instruction& inst) {
+  const Instruction* c = &inst;
+  while (c->opcode() == Opcode::kBroadcast || c->opcode() == Opcode::kConvert ||
+         c->opcode() == Opcode::kReshape) {
+    c = c->operand(0);
+  }
+  if (c->opcode() != Opcode::kConstant || !c->shape().IsArray() ||
+      c->shape().ElementCount() != 1 || c->literal().elided()) {
+    return std::nullopt;
+  }
+  const Literal& l = c->literal();
+  switch (c->shape().element_type()) {
+    case PrimitiveType::kF64:
+      return l.Get<double>(0);
+    case PrimitiveType::kF32:
+      return l.Get<float>(0);
+    case PrimitiveType::kF16:
+      return static_cast<float>(l.Get<NativeType<PrimitiveType::kF16>>(0));
+    case PrimitiveType::kBF16:
+      return static_cast<float>(l.Get<NativeType<PrimitiveType::kBF16>>(0));
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace aotc

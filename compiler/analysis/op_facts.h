@@ -6,6 +6,8 @@
 #ifndef AOTC_COMPILER_ANALYSIS_OP_FACTS_H_
 #define AOTC_COMPILER_ANALYSIS_OP_FACTS_H_
 
+#include <optional>
+
 #include "absl/types/span.h"
 #include "compiler/ir/instruction.h"
 
@@ -29,6 +31,10 @@ absl::Span<const Opcode> TranscendentalExpanderOpcodes();
 // opcodes on a real float (IsRealFloat) or complex type. Code generation
 // refuses such an instruction when the pass has not run.
 bool IsExpandedByTranscendentalExpander(const Instruction& inst);
+
+// The value of a float scalar constant, or of a broadcast, convert or
+// reshape of one; nullopt for anything else.
+std::optional<double> ScalarFloatConstant(const Instruction& inst);
 
 }  // namespace aotc
 

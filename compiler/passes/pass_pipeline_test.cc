@@ -101,7 +101,8 @@ TEST(PipelinesTest, PassNamesAreTheWholePipelineInOrder) {
             (std::vector<std::string>{
                 "custom-call-simplifier", "token-elimination",
                 "transcendental-expander", "call-inliner", "algsimp",
-                "constant-folding", "cse", "dce", "reduction-splitting",
+                "constant-folding", "cse", "dce", "attention-fusion",
+                "reduction-splitting",
                 "fusion", "multi-output-fusion", "cleanup"}));
   absl::StatusOr<PassPipeline> all =
       BuildPassPipeline(OptimizationPassNames(), /*strict_fp=*/false);

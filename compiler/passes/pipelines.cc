@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/passes/algebraic_simplifier.h"
+#include "compiler/passes/attention_fusion.h"
 #include "compiler/passes/call_inliner.h"
 #include "compiler/passes/constant_folding.h"
 #include "compiler/passes/cse.h"
@@ -67,6 +68,10 @@ constexpr PassFactory kPipeline[] = {
     Make<ConstantFolding>,
     Make<CommonSubexpressionElimination>,
     Make<DeadCodeElimination>,
+    // Attention is grouped whole while its softmax's reductions are still
+    // whole (splitting would break them up) and before fusion takes its
+    // pieces apart.
+    Make<AttentionFusion>,
     // Splitting comes before fusion so that the partial reduction fuses with
     // its producers; fusion sees the simplified graph; clean-up runs last.
     MakeReductionSplitting,
