@@ -369,6 +369,14 @@ class AttentionEmitter {
       b.CreateStore(l, l_slot);
       b.CreateStore(m_new, m_slot);
       Value* acc = F32At(At(p_.acc_at), b.CreateMul(r, I64(p_.value_pad)));
+      // O = O c, skipped when the max stayed (c = 1, after the first
+      // blocks the common case).
+      llvm::Function* fn = b.GetInsertBlock()->getParent();
+      auto* rescale = llvm::BasicBlock::Create(b.getContext(), "attention.rescale", fn);
+      auto* rescaled = llvm::BasicBlock::Create(b.getContext(), "attention.rescaled", fn);
+      b.CreateCondBr(b.CreateFCmpUNE(corr, llvm::ConstantFP::get(f32_, 1)), rescale,
+                     rescaled);
+      b.SetInsertPoint(rescale);
       Value* corr_vec = b.CreateVectorSplat(p_.lanes, corr);
       for (int64_t c = 0; c < p_.value_pad / p_.lanes; ++c) {
         Value* at = F32At(acc, I64(c * p_.lanes));
@@ -376,6 +384,8 @@ class AttentionEmitter {
             b.CreateFMul(b.CreateAlignedLoad(vt_, at, llvm::Align(4)), corr_vec), at,
             llvm::Align(4));
       }
+      b.CreateBr(rescaled);
+      b.SetInsertPoint(rescaled);
     });
     // O += P V over the block's keys.
     Product(kb, b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, I64(p_.bk),
