@@ -137,6 +137,19 @@ class AttentionEmitter {
 
   const IrArray& Operand(int64_t param) { return (*a_.ins)[param][0]; }
 
+  // How many keys row r of the block at r0 sees, at most `limit`: with a
+  // causal mask only those up to its position plus the offset (rows past
+  // the last valid one repeat it).
+  Value* KeysSeen(Value* r0, Value* r, Value* last_row, Value* limit) {
+    if (!p_.causal) return limit;
+    llvm::IRBuilderBase& b = b_;
+    Value* rr = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b.CreateAdd(r0, r),
+                                        last_row);
+    Value* i = b.CreateURem(b.CreateUDiv(rr, I64(p_.causal_inner)), I64(p_.causal_size));
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, limit,
+                                   b.CreateAdd(i, I64(p_.causal_offset + 1)));
+  }
+
   // `v` (f32, scalar or vector) rounded through `types` in turn.
   Value* Round(Value* v, PrimitiveType type) { return RoundToStorage(b_, v, type); }
   Value* RoundThrough(Value* v, const std::vector<PrimitiveType>& types) {
@@ -310,15 +323,7 @@ class AttentionEmitter {
     if (p_.panel) return;
     // The online softmax, row by row, in vectors.
     EmitForLoop(b, I64(0), I64(p_.r), "attention.softmax", [&](Value* r) {
-      Value* limit = I64(p_.keys);
-      if (p_.causal) {
-        Value* rr = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
-                                            b.CreateAdd(r0, r), last_row);
-        Value* i = b.CreateURem(b.CreateUDiv(rr, I64(p_.causal_inner)),
-                                I64(p_.causal_size));
-        limit = b.CreateBinaryIntrinsic(
-            llvm::Intrinsic::umin, limit, b.CreateAdd(i, I64(p_.causal_offset + 1)));
-      }
+      Value* limit = KeysSeen(r0, r, last_row, I64(p_.keys));
       // Keys of this block the row sees: lanes below `seen`.
       Value* seen = b.CreateTrunc(b.CreateSub(limit, kb), b.getInt32Ty());
       Value* row = F32At(s, b.CreateMul(r, I64(p_.s_stride)));
@@ -427,15 +432,7 @@ class AttentionEmitter {
     llvm::IRBuilderBase& b = b_;
     const AttentionRounding& rd = p_.rounding;
     EmitForLoop(b, I64(0), I64(p_.r), "attention.panel", [&](Value* r) {
-      Value* limit = seen;
-      if (p_.causal) {
-        Value* rr = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin,
-                                            b.CreateAdd(r0, r), last_row);
-        Value* i = b.CreateURem(b.CreateUDiv(rr, I64(p_.causal_inner)),
-                                I64(p_.causal_size));
-        limit = b.CreateBinaryIntrinsic(
-            llvm::Intrinsic::umin, limit, b.CreateAdd(i, I64(p_.causal_offset + 1)));
-      }
+      Value* limit = KeysSeen(r0, r, last_row, seen);
       Value* row = F32At(At(p_.s_at), b.CreateMul(r, I64(p_.s_stride)));
       llvm::AllocaInst* m = EntryAlloca(b, f32_, "attention.m");
       llvm::AllocaInst* l = EntryAlloca(b, f32_, "attention.l");

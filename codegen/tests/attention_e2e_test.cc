@@ -20,7 +20,6 @@ namespace {
 
 using aotc::testing::AttentionForm;
 using aotc::testing::AttentionHlo;
-using testing::CompileAndRunWith;
 using testing::RandomArguments;
 
 // The strategies of the optimized entry's fusions of kind kCustom.
@@ -48,24 +47,15 @@ void ExpectAttentionMatches(const AttentionForm& f, uint64_t seed) {
   const std::vector<Literal> args = RandomArguments(*(*module)->entry(), seed);
   auto expected = EvaluateOracle(**module, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
-  struct Config {
-    const char* features;
-    bool threads;
-  };
-  for (const Config& config :
-       {Config{"", false}, Config{"", true}, Config{"-avx512f", false}}) {
-    SCOPED_TRACE(::testing::Message() << "features '" << config.features
-                                      << "', threads " << config.threads);
-    auto results = CompileAndRunWith(hlo, args, config.features, config.threads);
-    ASSERT_TRUE(results.ok()) << results.status();
-    const Literal& want = *expected->value.Leaves()[0];
-    const Comparison c = CompareLiterals((*results)[0], want,
+  const Literal& want = *expected->value.Leaves()[0];
+  testing::RunOnEveryHostConfig(hlo, args, [&](const std::vector<Literal>& results) {
+    const Comparison c = CompareLiterals(results[0], want,
                                          DefaultTolerance(want.shape().element_type()),
                                          &expected->bounds[0]);
     EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first " << c.first_mismatch
                         << "; at most " << c.max_error_ratio << " of the budget";
     EXPECT_EQ(c.finite, c.elements);
-  }
+  });
 }
 
 TEST(AttentionE2eTest, OnlineSoftmaxWithPartialBlocks) {

@@ -153,16 +153,12 @@ inline absl::StatusOr<std::vector<Literal>> CompileAndRunWith(
   return results;
 }
 
-// `hlo` on `args`, through the optimization pipeline, gives the
-// evaluator's result (of the module as read) bit for bit: on one thread
-// and split over threads, with this host's vectors and with narrower ones
-// (no AVX-512).
-inline void ExpectEvaluatorsBits(const std::string& hlo,
-                                 const std::vector<Literal>& args) {
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  auto expected = EvaluateModule(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
+// Compiles `hlo` through the optimization pipeline and runs it on `args`
+// on one thread, split over threads, and with narrower vectors than this
+// host's (no AVX-512), calling check(results) for each.
+template <typename Check>
+void RunOnEveryHostConfig(const std::string& hlo, const std::vector<Literal>& args,
+                          Check check) {
   struct Config {
     const char* features;
     bool threads;
@@ -174,11 +170,26 @@ inline void ExpectEvaluatorsBits(const std::string& hlo,
     auto results =
         CompileAndRunWith(hlo, args, config.features, config.threads);
     ASSERT_TRUE(results.ok()) << results.status();
+    check(*results);
+  }
+}
+
+// `hlo` on `args`, through the optimization pipeline, gives the
+// evaluator's result (of the module as read) bit for bit: on one thread
+// and split over threads, with this host's vectors and with narrower ones
+// (no AVX-512).
+inline void ExpectEvaluatorsBits(const std::string& hlo,
+                                 const std::vector<Literal>& args) {
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto expected = EvaluateModule(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  RunOnEveryHostConfig(hlo, args, [&](const std::vector<Literal>& results) {
     const Comparison c =
-        CompareLiterals((*results)[0], *expected->Leaves()[0], {0, 0});
+        CompareLiterals(results[0], *expected->Leaves()[0], {0, 0});
     EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
                         << c.first_mismatch;
-  }
+  });
 }
 
 // The first line of the error code generation gives for `hlo` parsed but

@@ -2,11 +2,9 @@
 #include "compiler/passes/attention_fusion.h"
 
 #include <memory>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "compiler/analysis/attention_pattern.h"
 #include "compiler/rewrite/ir_rewrite.h"
 
@@ -33,39 +31,14 @@ bool IsSelfContained(const AttentionPattern& a) {
 // Replaces the pattern by a kCustom fusion of copies of its members.
 void Outline(Module& module, Computation& comp, NameUniquer& names,
              const AttentionPattern& a) {
-  auto fused = std::make_unique<Computation>(
-      names.Unique("attention_computation"), a.output->location());
-  fused->set_is_fusion_computation(true);
-  std::unordered_set<const Instruction*> in_group(a.members.begin(),
-                                                  a.members.end());
-  std::unordered_map<const Instruction*, Instruction*> clones;
-  std::vector<Instruction*> external;
-  for (const Instruction* m : a.members) {
-    std::vector<Instruction*> operands;
-    for (Instruction* o : m->operands()) {
-      auto it = clones.find(o);
-      if (it == clones.end()) {
-        // Q, K or V: a parameter of the fused computation.
-        const int64_t number = static_cast<int64_t>(external.size());
-        auto param = Instruction::Create(Opcode::kParameter,
-                                         absl::StrCat("param_", number),
-                                         o->shape(), {}, o->location());
-        param->mutable_attrs().parameter_number = number;
-        it = clones.emplace(o, fused->AddInstruction(std::move(param))).first;
-        external.push_back(o);
-      }
-      operands.push_back(it->second);
-    }
-    clones[m] = fused->AddInstruction(CloneWithOperands(*m, operands));
-  }
-  fused->set_root(clones.at(a.output));
-  Computation* callee = module.AddComputationBefore(std::move(fused), &comp);
+  const OutlinedComputation outlined = OutlineIntoFusionComputation(
+      module, comp, names, "attention_computation", a.members, a.output);
   auto fusion = Instruction::Create(Opcode::kFusion, names.Unique("attention"),
-                                    a.output->shape(), external,
+                                    a.output->shape(), outlined.operands,
                                     a.output->location());
   fusion->mutable_attrs().fusion_kind = FusionKind::kCustom;
   fusion->mutable_metadata() = a.output->metadata();
-  fusion->set_called_computations({callee});
+  fusion->set_called_computations({outlined.computation});
   Instruction* f = comp.AddInstruction(std::move(fusion));
   Instruction* output = const_cast<Instruction*>(a.output);
   output->ReplaceAllUsesWith(f);

@@ -348,44 +348,18 @@ class ComputationFuser {
   }
 
   void Materialize(Instruction* root, const std::vector<Instruction*>& members) {
-    std::unordered_set<const Instruction*> in_group(members.begin(),
-                                                    members.end());
-    std::set<std::string> member_names;
-    for (const Instruction* m : members) member_names.insert(m->name());
-    auto fused = std::make_unique<Computation>(
-        names_.Unique("fused_computation"), root->location());
-    fused->set_is_fusion_computation(true);
-    std::unordered_map<const Instruction*, Instruction*> clones;
-    std::vector<Instruction*> external;
     FusionKind kind = FusionKind::kLoop;
-    for (Instruction* m : members) {
+    for (const Instruction* m : members) {
       if (IsReduction(*m)) kind = FusionKind::kInput;
       if (IsContraction(*m) && kind == FusionKind::kLoop) {
         kind = FusionKind::kOutput;
       }
-      std::vector<Instruction*> operands;
-      for (Instruction* o : m->operands()) {
-        if (in_group.count(o)) {
-          operands.push_back(clones.at(o));
-          continue;
-        }
-        auto it = clones.find(o);
-        if (it == clones.end()) {
-          const int64_t number = static_cast<int64_t>(external.size());
-          std::string name = absl::StrCat("param_", number);
-          while (member_names.count(name)) absl::StrAppend(&name, ".p");
-          auto param = Instruction::Create(Opcode::kParameter, std::move(name),
-                                           o->shape(), {}, o->location());
-          param->mutable_attrs().parameter_number = number;
-          it = clones.emplace(o, fused->AddInstruction(std::move(param))).first;
-          external.push_back(o);
-        }
-        operands.push_back(it->second);
-      }
-      clones[m] = fused->AddInstruction(CloneWithOperands(*m, operands));
     }
-    fused->set_root(clones.at(root));
-    Computation* callee = module_.AddComputationBefore(std::move(fused), &comp_);
+    const OutlinedComputation outlined = OutlineIntoFusionComputation(
+        module_, comp_, names_, "fused_computation",
+        std::vector<const Instruction*>(members.begin(), members.end()), root);
+    Computation* callee = outlined.computation;
+    const std::vector<Instruction*>& external = outlined.operands;
 
     auto fusion = Instruction::Create(Opcode::kFusion, names_.Unique("fusion"),
                                       root->shape(), external, root->location());

@@ -2,7 +2,10 @@
 #include "compiler/rewrite/ir_rewrite.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
@@ -95,6 +98,39 @@ std::vector<Computation*> SequentialComputations(Module& module) {
       }
     }
   }
+  return out;
+}
+
+OutlinedComputation OutlineIntoFusionComputation(
+    Module& module, const Computation& before, NameUniquer& names,
+    std::string_view prefix, const std::vector<const Instruction*>& members,
+    const Instruction* root) {
+  std::unordered_set<std::string> member_names;
+  for (const Instruction* m : members) member_names.insert(m->name());
+  auto fused = std::make_unique<Computation>(names.Unique(prefix), root->location());
+  fused->set_is_fusion_computation(true);
+  std::unordered_map<const Instruction*, Instruction*> clones;
+  OutlinedComputation out;
+  for (const Instruction* m : members) {
+    std::vector<Instruction*> operands;
+    for (Instruction* o : m->operands()) {
+      auto it = clones.find(o);
+      if (it == clones.end()) {
+        std::string name = absl::StrCat("param_", out.operands.size());
+        while (member_names.count(name)) absl::StrAppend(&name, ".p");
+        auto param = Instruction::Create(Opcode::kParameter, std::move(name),
+                                         o->shape(), {}, o->location());
+        param->mutable_attrs().parameter_number =
+            static_cast<int64_t>(out.operands.size());
+        out.operands.push_back(o);
+        it = clones.emplace(o, fused->AddInstruction(std::move(param))).first;
+      }
+      operands.push_back(it->second);
+    }
+    clones[m] = fused->AddInstruction(CloneWithOperands(*m, operands));
+  }
+  fused->set_root(clones.at(root));
+  out.computation = module.AddComputationBefore(std::move(fused), &before);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Small IR rewriting tools shared by the passes, the front ends and code
-// generation: cloning an instruction onto new operands, fresh instruction and
-// computation names, dependence between two instructions, and removing what
-// nothing uses.
+// generation: cloning an instruction onto new operands, outlining
+// instructions into a fused computation, fresh instruction and computation
+// names, dependence between two instructions, and removing what nothing uses.
 #ifndef AOTC_COMPILER_REWRITE_IR_REWRITE_H_
 #define AOTC_COMPILER_REWRITE_IR_REWRITE_H_
 
@@ -41,6 +41,24 @@ class NameUniquer {
   std::unordered_set<std::string> used_;
   std::unordered_map<std::string, int> next_suffix_;
 };
+
+// A fused computation made of copies of some instructions, and the
+// instructions from outside it that its parameters stand for (in order:
+// parameter i is operands[i]), which a fusion of it takes as operands.
+struct OutlinedComputation {
+  Computation* computation = nullptr;
+  std::vector<Instruction*> operands;
+};
+
+// Copies `members` (instructions of one computation, in definition order)
+// into a new fusion computation called `prefix` (made unique), added to
+// `module` before `before`, whose root is the copy of `root` and whose
+// parameters (param_0, ... unless a member has that name) stand for the
+// members' operands from outside, in the order they are first read.
+OutlinedComputation OutlineIntoFusionComputation(
+    Module& module, const Computation& before, NameUniquer& names,
+    std::string_view prefix, const std::vector<const Instruction*>& members,
+    const Instruction* root);
 
 // Removes the instructions of `comp` (which must belong to a module) that
 // neither the root nor an instruction with a side effect depends on; a call
