@@ -38,16 +38,29 @@ bool IsExpandedByTranscendentalExpander(const Instruction& inst) {
   return IsRealFloat(type) || IsComplex(type);
 }
 
-std::optional<double> ScalarFloatConstant(const Instruction& inst) {
+namespace {
+
+// The one-element constant under broadcasts and reshapes (and converts,
+// with `through_converts`) of `inst`, or null.
+const Instruction* ScalarConstantUnder(const Instruction& inst,
+                                       bool through_converts) {
   const Instruction* c = &inst;
-  while (c->opcode() == Opcode::kBroadcast || c->opcode() == Opcode::kConvert ||
-         c->opcode() == Opcode::kReshape) {
+  while (c->opcode() == Opcode::kBroadcast || c->opcode() == Opcode::kReshape ||
+         (through_converts && c->opcode() == Opcode::kConvert)) {
     c = c->operand(0);
   }
   if (c->opcode() != Opcode::kConstant || !c->shape().IsArray() ||
       c->shape().ElementCount() != 1 || c->literal().elided()) {
-    return std::nullopt;
+    return nullptr;
   }
+  return c;
+}
+
+}  // namespace
+
+std::optional<double> ScalarFloatConstant(const Instruction& inst) {
+  const Instruction* c = ScalarConstantUnder(inst, /*through_converts=*/true);
+  if (c == nullptr) return std::nullopt;
   const Literal& l = c->literal();
   switch (c->shape().element_type()) {
     case PrimitiveType::kF64:
@@ -61,6 +74,29 @@ std::optional<double> ScalarFloatConstant(const Instruction& inst) {
     default:
       return std::nullopt;
   }
+}
+
+std::optional<int64_t> ScalarIntegerConstant(const Instruction& inst) {
+  const Instruction* c = ScalarConstantUnder(inst, /*through_converts=*/false);
+  if (c == nullptr) return std::nullopt;
+  switch (c->shape().element_type()) {
+    case PrimitiveType::kS32:
+      return c->literal().Get<int32_t>(0);
+    case PrimitiveType::kS64:
+      return c->literal().Get<int64_t>(0);
+    case PrimitiveType::kU32:
+      return c->literal().Get<uint32_t>(0);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<bool> ScalarPredConstant(const Instruction& inst) {
+  const Instruction* c = ScalarConstantUnder(inst, /*through_converts=*/false);
+  if (c == nullptr || c->shape().element_type() != PrimitiveType::kPred) {
+    return std::nullopt;
+  }
+  return c->literal().Get<bool>(0);
 }
 
 }  // namespace aotc

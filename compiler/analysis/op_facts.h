@@ -6,6 +6,7 @@
 #ifndef AOTC_COMPILER_ANALYSIS_OP_FACTS_H_
 #define AOTC_COMPILER_ANALYSIS_OP_FACTS_H_
 
+#include <cstdint>
 #include <optional>
 
 #include "absl/types/span.h"
@@ -35,6 +36,10 @@ bool IsExpandedByTranscendentalExpander(const Instruction& inst);
 // The value of a float scalar constant, or of a broadcast, convert or
 // reshape of one; nullopt for anything else.
 std::optional<double> ScalarFloatConstant(const Instruction& inst);
+// The same for an s32, s64 or u32 constant, and for a pred one, under
+// broadcasts and reshapes only.
+std::optional<int64_t> ScalarIntegerConstant(const Instruction& inst);
+std::optional<bool> ScalarPredConstant(const Instruction& inst);
 
 }  // namespace aotc
 
