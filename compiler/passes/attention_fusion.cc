@@ -28,23 +28,6 @@ bool IsSelfContained(const AttentionPattern& a) {
   return true;
 }
 
-// Replaces the pattern by a kCustom fusion of copies of its members.
-void Outline(Module& module, Computation& comp, NameUniquer& names,
-             const AttentionPattern& a) {
-  const OutlinedComputation outlined = OutlineIntoFusionComputation(
-      module, comp, names, "attention_computation", a.members, a.output);
-  auto fusion = Instruction::Create(Opcode::kFusion, names.Unique("attention"),
-                                    a.output->shape(), outlined.operands,
-                                    a.output->location());
-  fusion->mutable_attrs().fusion_kind = FusionKind::kCustom;
-  fusion->mutable_metadata() = a.output->metadata();
-  fusion->set_called_computations({outlined.computation});
-  Instruction* f = comp.AddInstruction(std::move(fusion));
-  Instruction* output = const_cast<Instruction*>(a.output);
-  output->ReplaceAllUsesWith(f);
-  if (comp.root() == output) comp.set_root(f);
-}
-
 }  // namespace
 
 absl::StatusOr<bool> AttentionFusion::Run(Module& module) {
@@ -62,7 +45,8 @@ absl::StatusOr<bool> AttentionFusion::Run(Module& module) {
       std::optional<AttentionPattern> a = MatchAttention(**it);
       if (!a || !IsSelfContained(*a)) continue;
       taken.insert(a->members.begin(), a->members.end());
-      Outline(module, *comp, names, *a);
+      ReplaceByCustomFusion(module, *comp, names, "attention",
+                            "attention_computation", a->members, a->output);
       outlined = true;
     }
     if (!outlined) continue;

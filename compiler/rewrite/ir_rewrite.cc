@@ -134,6 +134,26 @@ OutlinedComputation OutlineIntoFusionComputation(
   return out;
 }
 
+Instruction* ReplaceByCustomFusion(Module& module, Computation& comp,
+                                   NameUniquer& names, std::string_view name,
+                                   std::string_view prefix,
+                                   const std::vector<const Instruction*>& members,
+                                   const Instruction* root) {
+  const OutlinedComputation outlined =
+      OutlineIntoFusionComputation(module, comp, names, prefix, members, root);
+  auto fusion = Instruction::Create(Opcode::kFusion, names.Unique(name),
+                                    root->shape(), outlined.operands,
+                                    root->location());
+  fusion->mutable_attrs().fusion_kind = FusionKind::kCustom;
+  fusion->mutable_metadata() = root->metadata();
+  fusion->set_called_computations({outlined.computation});
+  Instruction* f = comp.AddInstruction(std::move(fusion));
+  Instruction* replaced = const_cast<Instruction*>(root);
+  replaced->ReplaceAllUsesWith(f);
+  if (comp.root() == replaced) comp.set_root(f);
+  return f;
+}
+
 bool DependsOn(const Instruction* to, const Instruction* from) {
   std::unordered_set<const Instruction*> seen;
   std::vector<const Instruction*> stack = {to};

@@ -60,6 +60,18 @@ OutlinedComputation OutlineIntoFusionComputation(
     std::string_view prefix, const std::vector<const Instruction*>& members,
     const Instruction* root);
 
+// Outlines `members` as above (computation `prefix`) and puts a fusion of
+// kind kCustom called `name` (made unique) of it in `comp`, with `root`'s
+// shape, location and metadata, in place of `root`: every use of `root`
+// and the root of `comp` if it was. The members stay, now unused, for dead
+// code removal; `comp` needs sorting topologically after. Returns the
+// fusion.
+Instruction* ReplaceByCustomFusion(Module& module, Computation& comp,
+                                   NameUniquer& names, std::string_view name,
+                                   std::string_view prefix,
+                                   const std::vector<const Instruction*>& members,
+                                   const Instruction* root);
+
 // Removes the instructions of `comp` (which must belong to a module) that
 // neither the root nor an instruction with a side effect depends on; a call
 // or while whose callee has a side effect counts as one. Parameters always
