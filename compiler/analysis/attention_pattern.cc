@@ -67,19 +67,6 @@ std::vector<PrimitiveType> ConvertsUpTo(const Instruction* top,
 
 bool IsNarrowFloat(PrimitiveType t) { return t != PrimitiveType::kF32; }
 
-// The opcode a two-parameter reducer applies, or kParameter.
-Opcode ReducerOpcode(const Instruction& reduce) {
-  const Computation* r = reduce.to_apply();
-  if (r == nullptr || r->num_parameters() != 2) return Opcode::kParameter;
-  const Instruction* root = r->root();
-  if (root->operand_count() != 2 || root->operand(0) == root->operand(1) ||
-      root->operand(0)->opcode() != Opcode::kParameter ||
-      root->operand(1)->opcode() != Opcode::kParameter) {
-    return Opcode::kParameter;
-  }
-  return root->opcode();
-}
-
 // The score position of each dimension of the values computed from the
 // first product S (position p: S's p-th dimension of size > 1; -1 for
 // dimensions of size 1), through views, element-wise operations, the

@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/analysis/attention_pattern.h"
 #include "compiler/analysis/epilogue_pattern.h"
+#include "compiler/analysis/norm_pattern.h"
 #include "compiler/support/strings.h"
 
 namespace aotc {
@@ -50,8 +51,11 @@ std::vector<FusionRegion> FusionRegions(const Module& module) {
       r.multi_output = inst->shape().IsTuple();
       r.pattern = DescribeProductEpilogue(*inst->fused_computation());
       if (inst->fusion_kind() == FusionKind::kCustom) {
-        if (auto a = MatchAttention(*inst->fused_computation()->root())) {
+        const Instruction& root = *inst->fused_computation()->root();
+        if (auto a = MatchAttention(root)) {
           r.pattern = a->Describe();
+        } else if (auto n = MatchNorm(root)) {
+          r.pattern = n->Describe();
         }
       }
       for (const Instruction* o : inst->operands()) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "compiler/ir/computation.h"
 #include "compiler/ir/native_type.h"
 
 namespace aotc {
@@ -97,6 +98,18 @@ std::optional<bool> ScalarPredConstant(const Instruction& inst) {
     return std::nullopt;
   }
   return c->literal().Get<bool>(0);
+}
+
+Opcode ReducerOpcode(const Instruction& reduce) {
+  const Computation* r = reduce.to_apply();
+  if (r == nullptr || r->num_parameters() != 2) return Opcode::kParameter;
+  const Instruction* root = r->root();
+  if (root->operand_count() != 2 || root->operand(0) == root->operand(1) ||
+      root->operand(0)->opcode() != Opcode::kParameter ||
+      root->operand(1)->opcode() != Opcode::kParameter) {
+    return Opcode::kParameter;
+  }
+  return root->opcode();
 }
 
 }  // namespace aotc

@@ -41,6 +41,11 @@ std::optional<double> ScalarFloatConstant(const Instruction& inst);
 std::optional<int64_t> ScalarIntegerConstant(const Instruction& inst);
 std::optional<bool> ScalarPredConstant(const Instruction& inst);
 
+// The opcode a reduce's two-parameter reducer applies to its parameters
+// (kAdd for a sum, kMaximum for a max), or kParameter for any other
+// reducer.
+Opcode ReducerOpcode(const Instruction& reduce);
+
 }  // namespace aotc
 
 #endif  // AOTC_COMPILER_ANALYSIS_OP_FACTS_H_

@@ -102,8 +102,7 @@ TEST(PipelinesTest, PassNamesAreTheWholePipelineInOrder) {
                 "custom-call-simplifier", "token-elimination",
                 "transcendental-expander", "call-inliner", "algsimp",
                 "constant-folding", "cse", "dce", "attention-fusion",
-                "reduction-splitting",
-                "fusion", "multi-output-fusion", "cleanup"}));
+                "norm-fusion", "reduction-splitting", "fusion", "multi-output-fusion", "cleanup"}));
   absl::StatusOr<PassPipeline> all =
       BuildPassPipeline(OptimizationPassNames(), /*strict_fp=*/false);
   ASSERT_TRUE(all.ok()) << all.status();

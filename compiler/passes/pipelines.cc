@@ -16,6 +16,7 @@
 #include "compiler/passes/dce.h"
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/multi_output_fusion.h"
+#include "compiler/passes/norm_fusion.h"
 #include "compiler/passes/reduction_splitting.h"
 #include "compiler/passes/token_elimination.h"
 #include "compiler/passes/transcendental_expander.h"
@@ -72,6 +73,9 @@ constexpr PassFactory kPipeline[] = {
     // whole (splitting would break them up) and before fusion takes its
     // pieces apart.
     Make<AttentionFusion>,
+    // Row normalisations likewise: their sums are whole rows, and fusion
+    // would give each sum a pass over memory of its own.
+    Make<NormFusion>,
     // Splitting comes before fusion so that the partial reduction fuses with
     // its producers; fusion sees the simplified graph; clean-up runs last.
     MakeReductionSplitting,
@@ -150,8 +154,11 @@ absl::StatusOr<std::vector<PassTiming>> OptimizeModule(
   }
   po.disabled = options.disabled;
   if (!options.fusion) {
-    po.disabled.insert("fusion");
-    po.disabled.insert("multi-output-fusion");
+    // Every pass that groups instructions into fusions.
+    for (const char* name : {"attention-fusion", "norm-fusion", "fusion",
+                             "multi-output-fusion"}) {
+      po.disabled.insert(name);
+    }
   }
   RETURN_IF_ERROR(pipeline.Run(module, po).status());
   timings.insert(timings.end(), pipeline.timings().begin(),
