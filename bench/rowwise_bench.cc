@@ -3,13 +3,16 @@
 //   softmax/...     softmax over each row (max, exp, sum, divide)
 //   layernorm/...   (x - mean) * rsqrt(var + 1e-5) * scale + bias over each
 //                   row, scale and bias f32[1024]
+//   rmsnorm/...     x * rsqrt(mean(x^2) + 1e-6) * scale over each row
 //
-// each as aotc_fused (default flags), aotc_unfused (--no-fusion),
+// each as aotc_fused (default flags), aotc_unfused (--no-fusion), for the
+// norms aotc_decomposed (--disable-pass norm-fusion: fusion alone, one pass
+// over x per sum),
 // eigen_tensor (the same math as Eigen Tensor statements, one pass per
 // statement) and roofline (a loop that reads the input once and writes the
 // output once: the memory traffic any implementation needs). The bytes per
-// iteration are that traffic: 32 MiB read + 32 MiB written (+ 8 KiB of scale
-// and bias). Every variant's output is checked against the model computed in
+// iteration are that traffic: 32 MiB read + 32 MiB written (+ 4 KiB per
+// vector of scale or bias). Every variant's output is checked against the model computed in
 // double before timing (CheckArray).
 #include <algorithm>
 #include <cmath>
@@ -17,8 +20,12 @@
 
 #include "bench_util.h"
 #include "eigen_device.h"
+#include "layernorm_decomposed.h"
 #include "layernorm_fused.h"
 #include "layernorm_unfused.h"
+#include "rmsnorm_decomposed.h"
+#include "rmsnorm_fused.h"
+#include "rmsnorm_unfused.h"
 #include "softmax_fused.h"
 #include "softmax_unfused.h"
 
@@ -35,8 +42,10 @@ constexpr int64_t kMinRows = 64;
 
 static_assert(SOFTMAX_FUSED_X_ELEMENTS == kElements &&
                   LAYERNORM_FUSED_X_ELEMENTS == kElements &&
-                  LAYERNORM_FUSED_SCALE_ELEMENTS == kCols,
-              "softmax.hlo or layernorm.hlo has unexpected shapes");
+                  LAYERNORM_FUSED_SCALE_ELEMENTS == kCols &&
+                  RMSNORM_FUSED_X_ELEMENTS == kElements &&
+                  RMSNORM_FUSED_SCALE_ELEMENTS == kCols,
+              "softmax.hlo, layernorm.hlo or rmsnorm.hlo has unexpected shapes");
 
 using Matrix = Eigen::TensorMap<
     Eigen::Tensor<float, 2, Eigen::RowMajor, Eigen::Index>>;
@@ -221,6 +230,61 @@ void LayernormRoofline(benchmark::State& state) {
                   });
 }
 
+// ----------------------------------------------------------------------------
+// RMSNorm
+
+constexpr double kRmsEpsilon = 1e-6;
+
+struct RmsnormData {
+  AlignedFloats x;
+  AlignedFloats scale;
+  std::vector<double> want;     // rmsnorm in double
+  std::vector<double> doubled;  // 2 * x, the roofline's output
+};
+
+const RmsnormData& Rmsnorm() {
+  static const RmsnormData data = [] {
+    RmsnormData d;
+    d.x = UniformFloats(kElements, 7, -2.0f, 2.0f);
+    d.scale = UniformFloats(kCols, 8, 0.5f, 1.5f);
+    d.want.resize(kElements);
+    for (int64_t r = 0; r < kRows; ++r) {
+      const float* row = d.x.data() + r * kCols;
+      double* out = d.want.data() + r * kCols;
+      double squares = 0;
+      for (int64_t c = 0; c < kCols; ++c) squares += double{row[c]} * row[c];
+      const double inv = 1.0 / std::sqrt(squares / kCols + kRmsEpsilon);
+      for (int64_t c = 0; c < kCols; ++c) out[c] = row[c] * inv * d.scale[c];
+    }
+    d.doubled = Doubled(d.x);
+    return d;
+  }();
+  return data;
+}
+
+constexpr int64_t kRmsnormBytes = 2 * kTensorBytes + kCols * int64_t{sizeof(float)};
+
+template <int (*Run)(const float*, const float*, float*, void*)>
+void RmsnormCompiled(benchmark::State& state, const char* name,
+                     size_t temp_bytes) {
+  const RmsnormData& d = Rmsnorm();
+  AlignedFloats out(kElements);
+  auto temp = AllocateTemp(temp_bytes);
+  TimeArrayResult(state, name, d.want, out, kRmsnormBytes, [&] {
+    return Run(d.x.data(), d.scale.data(), out.data(), temp.get());
+  });
+}
+
+void RmsnormRoofline(benchmark::State& state) {
+  const RmsnormData& d = Rmsnorm();
+  AlignedFloats out(kElements);
+  TimeArrayResult(state, "rmsnorm roofline", d.doubled, out, kRmsnormBytes,
+                  [&] {
+                    StreamRows(d.x.data(), out.data());
+                    return 0;
+                  });
+}
+
 [[maybe_unused]] const bool registered = [] {
   Register("softmax/aotc_fused", [](benchmark::State& state) {
     SoftmaxCompiled<&softmax_fused_run>(state, "softmax_fused",
@@ -240,8 +304,25 @@ void LayernormRoofline(benchmark::State& state) {
     LayernormCompiled<&layernorm_unfused_run>(state, "layernorm_unfused",
                                               LAYERNORM_UNFUSED_TEMP_BYTES);
   });
+  Register("layernorm/aotc_decomposed", [](benchmark::State& state) {
+    LayernormCompiled<&layernorm_decomposed_run>(
+        state, "layernorm_decomposed", LAYERNORM_DECOMPOSED_TEMP_BYTES);
+  });
   Register("layernorm/eigen_tensor", &LayernormEigen);
   Register("layernorm/roofline", &LayernormRoofline);
+  Register("rmsnorm/aotc_fused", [](benchmark::State& state) {
+    RmsnormCompiled<&rmsnorm_fused_run>(state, "rmsnorm_fused",
+                                        RMSNORM_FUSED_TEMP_BYTES);
+  });
+  Register("rmsnorm/aotc_unfused", [](benchmark::State& state) {
+    RmsnormCompiled<&rmsnorm_unfused_run>(state, "rmsnorm_unfused",
+                                          RMSNORM_UNFUSED_TEMP_BYTES);
+  });
+  Register("rmsnorm/aotc_decomposed", [](benchmark::State& state) {
+    RmsnormCompiled<&rmsnorm_decomposed_run>(state, "rmsnorm_decomposed",
+                                             RMSNORM_DECOMPOSED_TEMP_BYTES);
+  });
+  Register("rmsnorm/roofline", &RmsnormRoofline);
   return true;
 }();
 

@@ -18,9 +18,11 @@
 #include "codegen/strategies/gemm/gemm.h"
 #include "codegen/strategies/reduce_loop.h"
 #include "codegen/strategies/row_dot.h"
+#include "codegen/strategies/row_norm.h"
 #include "codegen/strategies/scatter.h"
 #include "codegen/strategies/select_and_scatter.h"
 #include "codegen/strategies/sort.h"
+#include "codegen/strategies/stream_dot.h"
 #include "codegen/strategies/top_k.h"
 #include "compiler/analysis/op_facts.h"
 #include "compiler/ir/custom_call_targets.h"
@@ -45,6 +47,8 @@ const std::vector<Strategy>& Strategies() {
   static const std::vector<Strategy>* const kStrategies =
       new std::vector<Strategy>{
           {"attention", PlanAttention},
+          {"row-norm", AnyTarget<PlanRowNorm>},
+          {"stream-dot", PlanStreamDot},
           {"gemm", PlanGemm},
           {"depthwise", PlanDepthwise},
           {"depthwise-rows", PlanDepthwiseRows},

@@ -25,7 +25,7 @@ bool IsPlainMatrixDot(const Instruction& dot) {
   if (t != PrimitiveType::kF32 && t != PrimitiveType::kF64) return false;
   return dot.shape().rank() == 2 && dot.operand(0)->shape().rank() == 2 &&
          dot.operand(1)->shape().rank() == 2 && dn.lhs_batch.empty() &&
-         dn.rhs_batch.empty() && dn.lhs_contracting == std::vector<int64_t>{1} &&
+         dn.rhs_batch.empty() && dn.lhs_contracting.size() == 1 &&
          dn.rhs_contracting == std::vector<int64_t>{0} &&
          dot.operand(0)->shape().element_type() == t &&
          dot.operand(1)->shape().element_type() == t;
@@ -49,7 +49,10 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
   const Instruction& dot = *rd.dot;
   const Shape& rhs_shape = dot.operand(1)->shape();
   const int64_t m = dot.shape().dimensions(0);
-  const int64_t k_extent = dot.operand(0)->shape().dimensions(1);
+  // lhs[i, k], or lhs[k, i] for a transposed lhs folded into the dot.
+  const bool lhs_k_first = dot.dot_dnums().lhs_contracting[0] == 0;
+  const int64_t k_extent =
+      dot.operand(0)->shape().dimensions(lhs_k_first ? 0 : 1);
   const int64_t n = dot.shape().dimensions(1);
   const PrimitiveType t = dot.shape().element_type();
   llvm::Type* elem = ComputeType(b.getContext(), t);
@@ -78,7 +81,9 @@ absl::Status EmitRowDot(const LoopArgs& args, const DotSite& rd) {
           std::vector<Value*> a(count);
           for (int64_t u = 0; u < count; ++u) {
             Index li;
-            li.multi = {i, b.CreateAdd(k0, b.getInt64(u))};
+            Value* k = b.CreateAdd(k0, b.getInt64(u));
+            li.multi = lhs_k_first ? std::vector<Value*>{k, i}
+                                   : std::vector<Value*>{i, k};
             ASSIGN_OR_RETURN(a[u], lhs(li));
           }
           return EmitForLoop(
@@ -138,7 +143,8 @@ std::optional<StrategyPlan> PlanRowDot(const Instruction& inst) {
   StrategyPlan plan;
   plan.loop_shape = &inst.shape();
   // A row of the result reads a row of lhs and all of rhs.
-  plan.work_per_element = rd->dot->operand(0)->shape().dimensions(1);
+  plan.work_per_element = rd->dot->operand(0)->shape().dimensions(
+      rd->dot->dot_dnums().lhs_contracting[0]);
   plan.emit = [rd = *rd](const LoopArgs& args) { return EmitRowDot(args, rd); };
   return plan;
 }

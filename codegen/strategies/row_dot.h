@@ -21,11 +21,11 @@
 namespace aotc::codegen {
 
 // The "row-dot" strategy (strategy.h): the loops above, parallel over the
-// rows, when `inst` is a plain 2-D dot contracting lhs dimension 1 with rhs
-// dimension 0, or a fusion whose one dot reads two of the fusion's
-// parameters and whose root depends on the dot only through element-wise
-// instructions of its shape; f32 or f64; a row-major result whose row of
-// accumulators fits in 64 KiB.
+// rows, when `inst` is a plain 2-D dot contracting lhs dimension 1 (or 0,
+// a transposed lhs folded into the dot) with rhs dimension 0, or a fusion
+// whose one dot reads two of the fusion's parameters and whose root depends
+// on the dot only through element-wise instructions of its shape; f32 or
+// f64; a row-major result whose row of accumulators fits in 64 KiB.
 std::optional<StrategyPlan> PlanRowDot(const Instruction& inst);
 
 }  // namespace aotc::codegen

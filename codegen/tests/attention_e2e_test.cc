@@ -20,42 +20,9 @@ namespace {
 
 using aotc::testing::AttentionForm;
 using aotc::testing::AttentionHlo;
-using testing::RandomArguments;
-
-// The strategies of the optimized entry's fusions of kind kCustom.
-std::vector<std::string> CustomFusionStrategies(const std::string& hlo) {
-  std::vector<std::string> out;
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  if (!module.ok() || !OptimizeModule(**module, {}).ok()) return {"failed"};
-  for (const auto& inst : (*module)->entry()->instructions()) {
-    if (inst->opcode() != Opcode::kFusion ||
-        inst->fusion_kind() != FusionKind::kCustom) {
-      continue;
-    }
-    auto plan = PlanInstruction(*inst);
-    out.push_back(plan.ok() ? std::string(plan->name) : "refused");
-  }
-  return out;
-}
 
 void ExpectAttentionMatches(const AttentionForm& f, uint64_t seed) {
-  const std::string hlo = AttentionHlo(f);
-  SCOPED_TRACE(hlo);
-  EXPECT_EQ(CustomFusionStrategies(hlo), std::vector<std::string>({"attention"}));
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  const std::vector<Literal> args = RandomArguments(*(*module)->entry(), seed);
-  auto expected = EvaluateOracle(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  const Literal& want = *expected->value.Leaves()[0];
-  testing::RunOnEveryHostConfig(hlo, args, [&](const std::vector<Literal>& results) {
-    const Comparison c = CompareLiterals(results[0], want,
-                                         DefaultTolerance(want.shape().element_type()),
-                                         &expected->bounds[0]);
-    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first " << c.first_mismatch
-                        << "; at most " << c.max_error_ratio << " of the budget";
-    EXPECT_EQ(c.finite, c.elements);
-  });
+  testing::ExpectCustomFusionMatchesOracle(AttentionHlo(f), "attention", seed);
 }
 
 TEST(AttentionE2eTest, OnlineSoftmaxWithPartialBlocks) {

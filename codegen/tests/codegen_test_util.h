@@ -18,6 +18,7 @@
 #include "aotc/runtime.h"
 
 #include "codegen/compile.h"
+#include "codegen/strategy.h"
 #include "codegen/jit/jit_runner.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/evaluator_test_util.h"
@@ -189,6 +190,49 @@ inline void ExpectEvaluatorsBits(const std::string& hlo,
         CompareLiterals(results[0], *expected->Leaves()[0], {0, 0});
     EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
                         << c.first_mismatch;
+  });
+}
+
+// The strategies code generation plans for the fusions of kind kCustom of
+// `hlo`'s optimized entry, in order ("failed" when it does not load or
+// optimize, "refused" for a fusion no strategy takes).
+inline std::vector<std::string> CustomFusionStrategies(const std::string& hlo) {
+  std::vector<std::string> out;
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  if (!module.ok() || !OptimizeModule(**module, {}).ok()) return {"failed"};
+  for (const auto& inst : (*module)->entry()->instructions()) {
+    if (inst->opcode() != Opcode::kFusion ||
+        inst->fusion_kind() != FusionKind::kCustom) {
+      continue;
+    }
+    auto plan = PlanInstruction(*inst);
+    out.push_back(plan.ok() ? std::string(plan->name) : "refused");
+  }
+  return out;
+}
+
+// `hlo` optimizes into one kCustom fusion that `strategy` plans, and its
+// first result agrees with the oracle's on the module as read (within the
+// default tolerance and the oracle's bounds, every element finite), on
+// seeded random arguments, in every host configuration above.
+inline void ExpectCustomFusionMatchesOracle(const std::string& hlo,
+                                            const std::string& strategy,
+                                            uint64_t seed) {
+  SCOPED_TRACE(hlo);
+  EXPECT_EQ(CustomFusionStrategies(hlo), std::vector<std::string>({strategy}));
+  auto module = LoadModuleFromString(hlo, "test.hlo");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::vector<Literal> args = RandomArguments(*(*module)->entry(), seed);
+  auto expected = EvaluateOracle(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  const Literal& want = *expected->value.Leaves()[0];
+  RunOnEveryHostConfig(hlo, args, [&](const std::vector<Literal>& results) {
+    const Comparison c = CompareLiterals(results[0], want,
+                                         DefaultTolerance(want.shape().element_type()),
+                                         &expected->bounds[0]);
+    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first " << c.first_mismatch
+                        << "; at most " << c.max_error_ratio << " of the budget";
+    EXPECT_EQ(c.finite, c.elements);
   });
 }
 

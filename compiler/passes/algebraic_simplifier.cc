@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <optional>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -132,6 +133,9 @@ class Simplifier {
   bool VisitSlice(Instruction* inst);
   // A convolution of a zero-padded input pads in its window instead.
   bool VisitConvolution(Instruction* inst);
+  // A dot of a transposed operand reads the operand itself, through its
+  // dimension numbers.
+  bool VisitDot(Instruction* inst);
 
   // Makes the users of `inst` use `replacement`, if the shapes are equal.
   bool Replace(Instruction* inst, Instruction* replacement);
@@ -175,6 +179,8 @@ bool Simplifier::Visit(Instruction* inst) {
       return VisitSlice(inst);
     case Opcode::kConvolution:
       return VisitConvolution(inst);
+    case Opcode::kDot:
+      return VisitDot(inst);
     default:
       return false;
   }
@@ -318,6 +324,57 @@ bool Simplifier::VisitConvolution(Instruction* inst) {
   inst->mutable_attrs().window = std::move(window);
   SetOperand(inst, pad->operand(0));
   return true;
+}
+
+// The dimension numbers of a dot whose operand `side` (0: lhs) was the
+// transpose `t` and now is t's operand: batch and contracting dimension d
+// of the transposed value is dimension perm[d] of the operand. Nullopt when
+// the free dimensions would come out in another order, which would reorder
+// the dot's result.
+std::optional<DotDimensionNumbers> FoldTranspose(const DotDimensionNumbers& dn,
+                                                 int side,
+                                                 const Instruction& t) {
+  const std::vector<int64_t>& perm = t.attrs().dimensions;
+  DotDimensionNumbers out = dn;
+  std::vector<int64_t>& batch = side == 0 ? out.lhs_batch : out.rhs_batch;
+  std::vector<int64_t>& contracting =
+      side == 0 ? out.lhs_contracting : out.rhs_contracting;
+  const int64_t rank = static_cast<int64_t>(perm.size());
+  std::vector<bool> bound(perm.size(), false);
+  for (std::vector<int64_t>* dims : {&batch, &contracting}) {
+    for (int64_t& d : *dims) {
+      if (d < 0 || d >= rank) return std::nullopt;
+      bound[d] = true;
+      d = perm[d];
+    }
+  }
+  int64_t last = -1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (bound[d]) continue;
+    if (perm[d] < last) return std::nullopt;
+    last = perm[d];
+  }
+  return out;
+}
+
+bool Simplifier::VisitDot(Instruction* inst) {
+  bool changed = false;
+  for (int side = 0; side < 2; ++side) {
+    Instruction* t = inst->operand(side);
+    if (t->opcode() != Opcode::kTranspose ||
+        t->attrs().dimensions.size() !=
+            static_cast<size_t>(t->shape().rank())) {
+      continue;
+    }
+    std::optional<DotDimensionNumbers> dn =
+        FoldTranspose(inst->attrs().dot_dnums, side, *t);
+    if (!dn.has_value()) continue;
+    inst->mutable_attrs().dot_dnums = *std::move(dn);
+    unused_.push_back(t);
+    inst->ReplaceOperand(side, t->operand(0));
+    changed = true;
+  }
+  return changed;
 }
 
 }  // namespace

@@ -19,6 +19,11 @@
 //     added to the window's padding (the window pads with zeros too), when
 //     only spatial dimensions are padded, at the edges, by no negative
 //     amount, and the base is not dilated
+//   dot(transpose(x), y), dot(x, transpose(y)) -> the dot of x (y) itself,
+//     its batch and contracting dimensions renumbered through the
+//     permutation, when the operand's free dimensions keep their order (so
+//     the result's order is the same); the products read any dimension
+//     numbers, so no transpose is materialised for them
 // A replacement is made only when the replacing value's shape equals the
 // replaced one's exactly, layout included, so every user (and the root of
 // every computation) keeps the shape it had; fusing two movement ops edits

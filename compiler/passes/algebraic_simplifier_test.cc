@@ -231,6 +231,55 @@ ENTRY main {
 )");
 }
 
+TEST(AlgebraicSimplifierTest, TransposesFoldIntoDotDimensionNumbers) {
+  // The logits product of a tied embedding: e[V,D] transposed for
+  // h[1,D] x e^T[D,V]. And a batched product whose lhs transpose moves a
+  // batch and a contracting dimension: t[b,m,k] = a's dims (2,0,1) of
+  // a[m,k,b], so batch 0 -> 2, contracting 2 -> 1, free m stays.
+  std::unique_ptr<Module> m = Simplify(R"(
+HloModule m
+
+ENTRY main {
+  h = f32[1,8] parameter(0)
+  e = f32[16,8] parameter(1)
+  et = f32[8,16]{0,1} transpose(e), dimensions={1,0}
+  logits = f32[1,16] dot(h, et), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[3,4,2] parameter(2)
+  t = f32[2,3,4] transpose(a), dimensions={2,0,1}
+  w = f32[2,4,5] parameter(3)
+  batched = f32[2,3,5] dot(t, w), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  ROOT r = (f32[1,16], f32[2,3,5]) tuple(logits, batched)
+}
+)",
+                                       true);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(PrintComputation(*m->entry()),
+            R"(ENTRY %main (h: f32[1,8]{1,0}, e: f32[16,8]{1,0}, a: f32[3,4,2]{2,1,0}, w: f32[2,4,5]{2,1,0}) -> (f32[1,16]{1,0}, f32[2,3,5]{2,1,0}) {
+  %h = f32[1,8]{1,0} parameter(0)
+  %e = f32[16,8]{1,0} parameter(1)
+  %logits = f32[1,16]{1,0} dot(%h, %e), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  %a = f32[3,4,2]{2,1,0} parameter(2)
+  %w = f32[2,4,5]{2,1,0} parameter(3)
+  %batched = f32[2,3,5]{2,1,0} dot(%a, %w), lhs_batch_dims={2}, lhs_contracting_dims={1}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  ROOT %r = (f32[1,16]{1,0}, f32[2,3,5]{2,1,0}) tuple(%logits, %batched)
+})");
+}
+
+TEST(AlgebraicSimplifierTest, TransposeThatReordersADotsFreeDimensionsStays) {
+  // t's free dimensions 0 and 1 are a's 1 and 0: reading a directly would
+  // swap the result's first two dimensions.
+  ExpectUnchanged(R"(
+HloModule m
+
+ENTRY main {
+  a = f32[3,2,4] parameter(0)
+  t = f32[2,3,4] transpose(a), dimensions={1,0,2}
+  w = f32[4,5] parameter(1)
+  ROOT d = f32[2,3,5] dot(t, w), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+}
+)");
+}
+
 TEST(AlgebraicSimplifierTest, BroadcastsCompose) {
   // p's dimension 0 lands on b1's 1, which lands on b2's 1.
   std::unique_ptr<Module> m = Simplify(R"(

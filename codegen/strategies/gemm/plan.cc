@@ -53,33 +53,6 @@ std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
   return free;
 }
 
-GemmDims DescribeDot(const Instruction& dot) {
-  const DotDimensionNumbers& dn = dot.dot_dnums();
-  const Shape& lhs = dot.operand(0)->shape();
-  const Shape& rhs = dot.operand(1)->shape();
-  GemmDims g;
-  g.lhs_batch = dn.lhs_batch;
-  g.rhs_batch = dn.rhs_batch;
-  g.lhs_contract = dn.lhs_contracting;
-  g.rhs_contract = dn.rhs_contracting;
-  g.lhs_free = FreeDims(lhs.rank(), g.lhs_batch, g.lhs_contract);
-  g.rhs_free = FreeDims(rhs.rank(), g.rhs_batch, g.rhs_contract);
-  auto extents = [](const Shape& s, const std::vector<int64_t>& dims,
-                    int64_t* product) {
-    std::vector<int64_t> e;
-    for (int64_t d : dims) {
-      e.push_back(s.dimensions(d));
-      *product *= s.dimensions(d);
-    }
-    return e;
-  };
-  g.batch_ext = extents(lhs, g.lhs_batch, &g.batch);
-  g.m_ext = extents(lhs, g.lhs_free, &g.m);
-  g.n_ext = extents(rhs, g.rhs_free, &g.n);
-  g.k_ext = extents(lhs, g.lhs_contract, &g.k);
-  return g;
-}
-
 // The depth groups of a product (GemmPlan::groups), on a target with the
 // instruction and 16-lane vectors: bf16 pairs for two bf16 operands into
 // f32 or bf16, s8 quads for two s8 operands into s32.
@@ -391,6 +364,34 @@ void SetEmitters(const std::shared_ptr<const GemmPlan>& g, StrategyPlan& plan) {
 }
 
 }  // namespace
+
+GemmDims DescribeDot(const Instruction& dot) {
+  const DotDimensionNumbers& dn = dot.dot_dnums();
+  const Shape& lhs = dot.operand(0)->shape();
+  const Shape& rhs = dot.operand(1)->shape();
+  GemmDims g;
+  g.lhs_batch = dn.lhs_batch;
+  g.rhs_batch = dn.rhs_batch;
+  g.lhs_contract = dn.lhs_contracting;
+  g.rhs_contract = dn.rhs_contracting;
+  g.lhs_free = FreeDims(lhs.rank(), g.lhs_batch, g.lhs_contract);
+  g.rhs_free = FreeDims(rhs.rank(), g.rhs_batch, g.rhs_contract);
+  auto extents = [](const Shape& s, const std::vector<int64_t>& dims,
+                    int64_t* product) {
+    std::vector<int64_t> e;
+    for (int64_t d : dims) {
+      e.push_back(s.dimensions(d));
+      *product *= s.dimensions(d);
+    }
+    return e;
+  };
+  g.batch_ext = extents(lhs, g.lhs_batch, &g.batch);
+  g.m_ext = extents(lhs, g.lhs_free, &g.m);
+  g.n_ext = extents(rhs, g.rhs_free, &g.n);
+  g.k_ext = extents(lhs, g.lhs_contract, &g.k);
+  return g;
+}
+
 
 PrimitiveType PackedType(const GemmPlan& p) {
   switch (p.groups) {

@@ -28,6 +28,9 @@ struct GemmDims {
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
 
+// The groups of `dot` (a kDot).
+GemmDims DescribeDot(const Instruction& dot);
+
 // A convolution as a product (the "implicit GEMM"): row m of A is output
 // position (n, s...) flattened over [batch, output spatial...]; depth k is
 // kernel tap t (row-major over the kernel's spatial dimensions) then input
