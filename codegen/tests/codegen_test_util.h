@@ -211,15 +211,12 @@ inline std::vector<std::string> CustomFusionStrategies(const std::string& hlo) {
   return out;
 }
 
-// `hlo` optimizes into one kCustom fusion that `strategy` plans, and its
-// first result agrees with the oracle's on the module as read (within the
-// default tolerance and the oracle's bounds, every element finite), on
-// seeded random arguments, in every host configuration above.
-inline void ExpectCustomFusionMatchesOracle(const std::string& hlo,
-                                            const std::string& strategy,
-                                            uint64_t seed) {
-  SCOPED_TRACE(hlo);
-  EXPECT_EQ(CustomFusionStrategies(hlo), std::vector<std::string>({strategy}));
+// `hlo` through the optimization pipeline agrees with the oracle on the
+// module as read (its first result, within the default tolerance and the
+// oracle's bounds, every element finite), on seeded random arguments, in
+// every host configuration above.
+inline void ExpectFirstResultMatchesOracle(const std::string& hlo,
+                                           uint64_t seed) {
   auto module = LoadModuleFromString(hlo, "test.hlo");
   ASSERT_TRUE(module.ok()) << module.status();
   const std::vector<Literal> args = RandomArguments(*(*module)->entry(), seed);
@@ -234,6 +231,16 @@ inline void ExpectCustomFusionMatchesOracle(const std::string& hlo,
                         << "; at most " << c.max_error_ratio << " of the budget";
     EXPECT_EQ(c.finite, c.elements);
   });
+}
+
+// `hlo` optimizes into one kCustom fusion that `strategy` plans, and
+// agrees with the oracle (ExpectFirstResultMatchesOracle).
+inline void ExpectCustomFusionMatchesOracle(const std::string& hlo,
+                                            const std::string& strategy,
+                                            uint64_t seed) {
+  SCOPED_TRACE(hlo);
+  EXPECT_EQ(CustomFusionStrategies(hlo), std::vector<std::string>({strategy}));
+  ExpectFirstResultMatchesOracle(hlo, seed);
 }
 
 // The first line of the error code generation gives for `hlo` parsed but

@@ -26,21 +26,7 @@ namespace {
 void ExpectStreamDotMatches(const std::string& hlo, uint64_t seed) {
   SCOPED_TRACE(hlo);
   EXPECT_EQ(PlanName(hlo, /*optimize=*/true), "stream-dot");
-  auto module = LoadModuleFromString(hlo, "test.hlo");
-  ASSERT_TRUE(module.ok()) << module.status();
-  const std::vector<Literal> args = RandomArguments(*(*module)->entry(), seed);
-  auto expected = EvaluateOracle(**module, args);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-  const Literal& want = *expected->value.Leaves()[0];
-  RunOnEveryHostConfig(hlo, args, [&](const std::vector<Literal>& results) {
-    const Comparison c = CompareLiterals(
-        results[0], want, DefaultTolerance(want.shape().element_type()),
-        &expected->bounds[0]);
-    EXPECT_TRUE(c.ok()) << c.mismatches << " mismatches; first "
-                        << c.first_mismatch << "; at most "
-                        << c.max_error_ratio << " of the budget";
-    EXPECT_EQ(c.finite, c.elements);
-  });
+  ExpectFirstResultMatchesOracle(hlo, seed);
 }
 
 TEST(StreamDotE2eTest, LogitsAgainstATransposedEmbedding) {
