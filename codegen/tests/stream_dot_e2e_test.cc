@@ -86,6 +86,45 @@ ENTRY e {
   ExpectStrictFpBitForBit(hlo, 5);
 }
 
+// W[K, N] (columns contiguous) from kStreamMinDepthMajorBytes on: strips
+// of columns, depth blocks, and the columns after the last whole strip.
+TEST(StreamDotE2eTest, DepthMajorBf16PrefillWithBiasAndTailColumns) {
+  // 150 columns: whole strips then 22 (AVX-512) or 6 (narrower) single
+  // columns; depth 4096 in 64 blocks.
+  ExpectStreamDotMatches(R"(HloModule m
+ENTRY e {
+  x = bf16[1,11,4096] parameter(0)
+  w = bf16[4096,150] parameter(1)
+  bias = bf16[150] parameter(2)
+  d = bf16[1,11,150] dot(x, w), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  bb = bf16[1,11,150] broadcast(bias), dimensions={2}
+  ROOT r = bf16[1,11,150] add(d, bb)
+})",
+                         6);
+}
+
+TEST(StreamDotE2eTest, DepthMajorF32DecodeWithAPartialDepthBlock) {
+  ExpectStreamDotMatches(R"(HloModule m
+ENTRY e {
+  x = f32[1,1030] parameter(0)
+  w = f32[1030,300] parameter(1)
+  ROOT d = f32[1,300] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                         7);
+}
+
+TEST(StreamDotE2eTest, DepthMajorStrictFpGivesTheEvaluatorsNumbersBitForBit) {
+  // Each sum runs in depth order across the blocks: no lane reordering.
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  x = f32[3,1030] parameter(0)
+  w = f32[1030,260] parameter(1)
+  ROOT d = f32[3,260] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  ASSERT_EQ(PlanName(hlo), "stream-dot");
+  ExpectStrictFpBitForBit(hlo, 8);
+}
+
 TEST(StreamDotE2eTest, OtherFormsGoToOtherStrategies) {
   // More rows than kStreamMaxRows.
   EXPECT_EQ(PlanName(R"(HloModule m
@@ -95,7 +134,8 @@ ENTRY e {
   ROOT d = f32[17,32] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
 })"),
             "gemm");
-  // Weights whose contraction is not minor: columns contiguous instead.
+  // Weights whose contraction is not minor, below
+  // kStreamMinDepthMajorBytes.
   EXPECT_EQ(PlanName(R"(HloModule m
 ENTRY e {
   x = f32[1,64] parameter(0)
