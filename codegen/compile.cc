@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -49,7 +50,8 @@ constexpr int kErrorMisalignedTemp = 4;
 // int checked(ptr args, ptr results, ptr temp): null and alignment checks,
 // then the entry computation, whose status it returns.
 llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
-                            llvm::Function* entry, int64_t temp_bytes) {
+                            llvm::Function* entry, int64_t temp_bytes,
+                            ProfileCounters* profile) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Type* ptr = llvm::PointerType::getUnqual(ctx);
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
@@ -107,7 +109,12 @@ llvm::Function* EmitChecked(llvm::Module& m, const ModelSignature& sig,
     }
     results = copy;
   }
-  b.CreateRet(b.CreateCall(entry, {f->getArg(0), results, f->getArg(2)}));
+  // With profile counters, pair 0 times the whole computation.
+  llvm::Value* start = profile != nullptr ? profile->Now(b) : nullptr;
+  llvm::Value* status =
+      b.CreateCall(entry, {f->getArg(0), results, f->getArg(2)});
+  if (profile != nullptr) profile->Add(b, 0, start);
+  b.CreateRet(status);
   return f;
 }
 
@@ -351,11 +358,25 @@ absl::StatusOr<CompiledModel> CompileModule(const Module& module,
   mc.set_strict_fp(options.strict_fp);
   const TargetInfo target = PlanningTarget(*tm, options);
   mc.set_target(target);
+  std::optional<ProfileCounters> profile;
+  if (options.profile) {
+    profile.emplace(m, sig.name);
+    mc.set_profile(&*profile);
+  }
   ASSIGN_OR_RETURN(BufferFunction entry, mc.GetBufferFunction(*module.entry()));
   sig.temp_bytes = entry.temp_bytes;
   sig.external_functions.assign(mc.external_functions().begin(),
                                 mc.external_functions().end());
-  EmitEntryPoints(m, sig, EmitChecked(m, sig, entry.function, entry.temp_bytes));
+  EmitEntryPoints(m, sig,
+                  EmitChecked(m, sig, entry.function, entry.temp_bytes,
+                              profile ? &*profile : nullptr));
+  if (profile) {
+    profile->Finish();
+    sig.profile = true;
+    sig.profile_regions = profile->regions();
+    sig.profile_ticks_function =
+        m.getFunction("aotc_profile_ticks") != nullptr;
+  }
   for (llvm::Function& f : m) {
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", sig.cpu);

@@ -61,6 +61,9 @@ struct CompileOptions {
   // Partitions of the module: 0 chooses by its size (module_split.h), 1
   // never splits. More than 1 needs an ELF x86-64 or AArch64 target.
   int partitions = 0;
+  // Profile counters around every region (codegen/emit/profile.h): the
+  // object then defines NAME_profile and the header lists the regions.
+  bool profile = false;
 };
 
 struct CompiledModel {

@@ -313,6 +313,12 @@ cl::opt<int64_t> run_threads(
     cl::desc("Run the model's parallel loops on a pool of N threads, the "
              "calling one included (default: 1, no pool)"),
     cl::sub(run_cmd), cl::cat(aotc_category));
+cl::opt<bool> profile(
+    "profile",
+    cl::desc("Compile profile counters around every region (compile: the "
+             "object defines NAME_profile; run: print time per region, "
+             "calls, share and GFLOP/s or GB/s, see docs/cli.md)"),
+    cl::sub(compile_cmd), cl::sub(run_cmd), cl::cat(aotc_category));
 cl::opt<int64_t> run_max_work(
     "max-work", cl::value_desc("N"), cl::init(0),
     cl::desc("Evaluator budget for --check (0: no limit)"), cl::sub(run_cmd),
@@ -357,11 +363,11 @@ constexpr char kOverview[] =
     "[--compile-threads N] [--no-fusion] [--disable-pass P,...] "
     "[--strict-fp] "
     "[--print-ir-after-all] [--pass-timing]\n"
-    "      [--composite-kernel NAME=SYMBOL]...\n"
+    "      [--composite-kernel NAME=SYMBOL]... [--profile]\n"
     "  aotc run MODEL [--input NAME=FILE]... [--random-inputs SEED] "
     "[--output-dir DIR] [--check] [--expect FILE]... [--bench N]\n"
     "      [--threads N] [--library FILE]... "
-    "[--composite-kernel NAME=SYMBOL]...\n"
+    "[--composite-kernel NAME=SYMBOL]... [--profile]\n"
     "  aotc conform FILE|DIR... [--evaluator] [--jobs N] "
     "[--timeout SECONDS]\n\n"
     "Run 'aotc <subcommand> --help' for a subcommand's options.\n";
@@ -449,6 +455,7 @@ int DispatchCompile() {
   options.codegen.pic = compile_reloc == "pic";
   options.codegen.constants_section = compile_constants_section;
   options.codegen.strict_fp = strict_fp;
+  options.codegen.profile = profile;
   if (compile_threads < 0 || compile_threads > 1024 ||
       compile_partitions < 0 || compile_partitions > 16) {
     std::fprintf(stderr, "aotc: error: --compile-threads must be 0..1024 "
@@ -493,6 +500,7 @@ int DispatchRun() {
     return 2;
   }
   options.bench = run_bench;
+  options.profile = profile;
   options.max_work = run_max_work;
   if (!CacheBytes(&options.l1_cache_bytes, &options.l2_cache_bytes)) return 2;
   options.passes = PassFlagsFromCommandLine();

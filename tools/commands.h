@@ -93,6 +93,9 @@ struct RunCommandOptions {
   // the per-type tolerance: results of another compiler, a saved run.
   std::vector<std::string> expect;
   int64_t bench = 0;       // timed runs after the first; 0: none
+  // Profile counters compiled in, and a report of the timed runs (one when
+  // bench is 0) by region (tools/profile_report.h).
+  bool profile = false;
   int threads = 1;         // > 1: a ThreadPool as the parallel-for hook
   int opt_level = 2;
   int64_t l1_cache_bytes = 0;  // CompileOptions::l1_cache_bytes

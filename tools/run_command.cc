@@ -14,6 +14,7 @@
 #include "aotc/runtime.h"
 #include "codegen/header/c_names.h"
 #include "codegen/jit/jit_runner.h"
+#include "codegen/jit/probes.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/frontend/load_module.h"
 #include "compiler/support/file_io.h"
@@ -22,10 +23,14 @@
 #include "tools/commands.h"
 #include "tools/compare.h"
 #include "tools/npy.h"
+#include "tools/profile_report.h"
 #include "tools/thread_pool.h"
 
 namespace aotc {
 namespace {
+
+// Regions `aotc run --profile` lists; the rest are summed in one line.
+constexpr int kProfileRows = 30;
 
 // The evaluator's answer for --check: the oracle mode, values with error
 // budgets; under --strict-fp, whose code sums in the plain mode's order,
@@ -156,6 +161,7 @@ int RunRun(const RunCommandOptions& options) {
   copts.strict_fp = options.passes.strict_fp;
   copts.l1_cache_bytes = options.l1_cache_bytes;
   copts.l2_cache_bytes = options.l2_cache_bytes;
+  copts.profile = options.profile;
   absl::StatusOr<codegen::CompiledModel> compiled =
       codegen::CompileModule(**optimized, copts);
   if (!compiled.ok()) return ReportError(compiled.status());
@@ -205,18 +211,38 @@ int RunRun(const RunCommandOptions& options) {
     return code;
   }
 
+  // The timed runs: --bench N of them, or one for --profile alone. The
+  // profile counts only these, not the first run's page faults.
+  const int64_t timed = options.bench > 0 ? options.bench : options.profile;
+  uint64_t* counters = (*loaded)->profile_counters();
+  const size_t counter_count =
+      2 * ((*loaded)->signature().profile_regions.size() + 1);
+  if (counters != nullptr) std::fill(counters, counters + counter_count, 0);
+  std::vector<double> ms;
+  for (int64_t i = 0; i < timed; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    (*session)->Run();
+    const auto end = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
   if (options.bench > 0) {
-    std::vector<double> ms;
-    for (int64_t i = 0; i < options.bench; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      (*session)->Run();
-      const auto end = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
-    }
-    std::sort(ms.begin(), ms.end());
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
     std::printf("bench: %lld runs, min %.3f ms, median %.3f ms\n",
-                static_cast<long long>(options.bench), ms.front(),
-                ms[ms.size() / 2]);
+                static_cast<long long>(options.bench), sorted.front(),
+                sorted[sorted.size() / 2]);
+  }
+  if (options.profile && counters != nullptr) {
+    double wall_ms = 0;
+    for (double t : ms) wall_ms += t;
+    const ProfileReport report = BuildProfileReport(
+        (*loaded)->signature(), counters, timed, wall_ms / 1e3);
+    // The bounds are measured after the runs, on this thread alone.
+    absl::StatusOr<double> peak = codegen::MeasureFmaPeakGflops();
+    if (!peak.ok()) return ReportError(peak.status());
+    const double bandwidth = codegen::MeasureReadBandwidthGBps();
+    std::printf("%s", FormatProfileReport(report, kProfileRows, *peak,
+                                          bandwidth).c_str());
   }
 
   bool differ = false;

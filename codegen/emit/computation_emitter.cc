@@ -141,6 +141,10 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
   places_.SetAliasScopes(mc_.context(), inst.name(), out, ins);
   Value* scratch =
       strategy.scratch_bytes > 0 ? TempAt(plan.scratch_offset) : nullptr;
+  ProfileCounters* profile = mc_.profile();
+  const int region =
+      profile != nullptr ? profile->AddRegion(inst, strategy.name) : 0;
+  Value* start = profile != nullptr ? profile->Now(*b_) : nullptr;
   auto readers = [&] {
     std::vector<LeafGenerators> ops;
     for (const std::vector<IrArray>& leaves : ins) {
@@ -177,6 +181,7 @@ absl::Status ComputationEmitter::EmitOwned(const Instruction& inst) {
     RETURN_IF_ERROR(strategy.emit(LoopArgs{
         mc_, *b_, inst, out, readers(), nullptr, nullptr, scratch, &ins, {}}));
   }
+  if (profile != nullptr) profile->Add(*b_, region, start);
   // Later users read these arrays with their own scopes.
   for (IrArray& a : out) a.SetAliasScopes(nullptr, nullptr);
   values_[&inst] = std::move(out);

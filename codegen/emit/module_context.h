@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "codegen/backend/target_info.h"
+#include "codegen/emit/profile.h"
 #include "compiler/analysis/buffer_assignment.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/literal.h"
@@ -41,6 +42,10 @@ class ModuleContext {
   // The target's vector unit and caches, which size the GEMM's tiles.
   const TargetInfo& target() const { return target_; }
   void set_target(const TargetInfo& target) { target_ = target; }
+
+  // The profile counters regions add to (CompileOptions::profile), or null.
+  ProfileCounters* profile() const { return profile_; }
+  void set_profile(ProfileCounters* profile) { profile_ = profile; }
 
   ModuleContext(llvm::Module& module, std::string prefix)
       : module_(module), prefix_(std::move(prefix)) {}
@@ -77,6 +82,7 @@ class ModuleContext {
  private:
   bool strict_fp_ = false;
   TargetInfo target_;
+  ProfileCounters* profile_ = nullptr;
   llvm::Module& module_;
   std::string prefix_;
   std::map<std::string, llvm::GlobalVariable*> constants_;

@@ -301,10 +301,38 @@ void WriteExternalFunctions(const ModelSignature& sig, std::string* out) {
   out->append("\n");
 }
 
+// The profile counters of a model compiled with --profile
+// (codegen/emit/profile.h).
+void WriteProfile(const ModelSignature& sig, const std::string& upper,
+                  std::string* out) {
+  if (!sig.profile) return;
+  absl::StrAppend(
+      out,
+      "/* Profile counters (compiled with --profile): pairs of (ticks, "
+      "calls),\n * pair 0 for the whole ", RunSymbol(sig),
+      " call, pair k + 1 for region k;\n * ", sig.name,
+      "_profile_names[k] names pair k. Ticks count at the target's\n"
+      " * counter rate: convert with a wall-clock time of pair 0. Plain "
+      "counters:\n * concurrent calls may lose counts. */\n");
+  absl::StrAppend(out, "#define ", upper, "_PROFILE_REGIONS ",
+                  sig.profile_regions.size(), "\n");
+  absl::StrAppend(out, "extern uint64_t ", sig.name, "_profile[2 * (", upper,
+                  "_PROFILE_REGIONS + 1)];\n");
+  absl::StrAppend(out, "extern const char* const ", sig.name,
+                  "_profile_names[", upper, "_PROFILE_REGIONS + 1];\n");
+  if (sig.profile_ticks_function) {
+    out->append(
+        "/* The tick counter of this target, which the program defines. */\n"
+        "uint64_t aotc_profile_ticks(void);\n");
+  }
+  out->append("\n");
+}
+
 void WriteDeclarations(const ModelSignature& sig,
                        const std::vector<Buffer>& buffers,
                        const std::string& upper, std::string* out) {
   out->append("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  WriteProfile(sig, upper, out);
   out->append(
       "/* Runs the model: reads the arguments, writes every result, and "
       "uses\n");

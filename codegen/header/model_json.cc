@@ -113,6 +113,20 @@ std::string GenerateJson(const ModelSignature& sig, const Module* module) {
                         {"constants_bytes", f.constants_bytes}};
   j["args"] = TensorListJson(sig.args, sig.tuple_parameters);
   j["results"] = TensorListJson(sig.results, false);
+  if (sig.profile) {
+    // Region k is counter pair k + 1 of NAME_profile.
+    Json regions = Json::array();
+    for (const ProfileRegion& r : sig.profile_regions) {
+      regions.push_back(Json{{"name", r.name},
+                             {"computation", r.computation},
+                             {"strategy", r.strategy},
+                             {"flops", r.flops},
+                             {"bytes", r.bytes}});
+    }
+    j["profile"] = Json{{"counters", sig.name + "_profile"},
+                        {"names", sig.name + "_profile_names"},
+                        {"regions", std::move(regions)}};
+  }
   if (module != nullptr) {
     j["fusion"] = FusionJson(*module);
     j["memory"] = MemoryJson(*module);

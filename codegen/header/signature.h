@@ -86,6 +86,17 @@ struct Footprint {
   int64_t constants_bytes = 0;
 };
 
+// One region of a model compiled with profile counters (codegen/emit/
+// profile.h): an instruction with buffers of its own, its strategy, and its
+// estimated work (EstimateCost).
+struct ProfileRegion {
+  std::string name;         // the instruction
+  std::string computation;  // the computation it belongs to
+  std::string strategy;
+  double flops = 0;
+  double bytes = 0;
+};
+
 struct ModelSignature {
   // C identifier; every emitted symbol and macro starts with it.
   std::string name;
@@ -117,6 +128,13 @@ struct ModelSignature {
   // The external C functions the compiled code calls (custom-calls, see
   // docs/codegen.md), sorted; filled in by the code generator.
   std::vector<std::string> external_functions;
+  // Compiled with profile counters (NAME_profile), and their regions in
+  // counter order; filled in by the code generator. profile_ticks_function:
+  // the target has no counter the code reads itself, so it calls
+  // aotc_profile_ticks(), which the program defines.
+  bool profile = false;
+  bool profile_ticks_function = false;
+  std::vector<ProfileRegion> profile_regions;
 };
 
 // Builds the signature of `module`'s entry computation. `name` must be a

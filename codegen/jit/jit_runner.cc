@@ -121,6 +121,13 @@ absl::StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(
   auto symbol = j.lookup(model.signature.name + "_run_packed");
   if (!symbol) return FromLlvm(symbol.takeError(), "cannot find the entry point");
   loaded->run_packed_ = symbol->toPtr<PackedFn>();
+  if (model.signature.profile) {
+    auto counters = j.lookup(model.signature.name + "_profile");
+    if (!counters) {
+      return FromLlvm(counters.takeError(), "cannot find the profile counters");
+    }
+    loaded->profile_ = counters->toPtr<uint64_t*>();
+  }
   return loaded;
 }
 

@@ -14,6 +14,7 @@
 #define AOTC_CODEGEN_JIT_JIT_RUNNER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,11 +87,17 @@ class LoadedModel {
 
   const ModelSignature& signature() const { return signature_; }
 
+  // The profile counters (NAME_profile, codegen/emit/profile.h) of a model
+  // compiled with CompileOptions::profile, 2 * (regions + 1) of them; null
+  // otherwise. Writable, so that a caller can reset them between runs.
+  uint64_t* profile_counters() const { return profile_; }
+
  private:
   LoadedModel() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   using PackedFn = int (*)(const void* const*, void* const*, void*);
   PackedFn run_packed_ = nullptr;
+  uint64_t* profile_ = nullptr;
   ModelSignature signature_;
 };
 
