@@ -12,6 +12,7 @@
 #include "codegen/elemental/elemental_emitter.h"
 #include "codegen/emit/ir_types.h"
 #include "codegen/strategies/dot_site.h"
+#include "codegen/strategies/gemm/gemm.h"
 #include "codegen/strategies/gemm/plan.h"
 #include "compiler/support/status_macros.h"
 #include "llvm/IR/Intrinsics.h"
@@ -75,6 +76,46 @@ void PrefetchAhead(llvm::IRBuilderBase& b, Value* p, int64_t bytes) {
                     {at, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
 }
 
+// W's buffer, which the loops address directly.
+absl::StatusOr<Value*> WeightsBase(const LoopArgs& a, const StreamPlan& p) {
+  if (a.ins == nullptr) {
+    return absl::InternalError("stream-dot: the weights are not in memory");
+  }
+  const IrArray& w = (*a.ins)[p.site.rhs][0];
+  if (w.shape().layout().minor_to_major !=
+      p.site.dot->operand(1)->shape().layout().minor_to_major) {
+    return absl::InternalError(
+        "stream-dot: the weights are not in memory in the planned layout");
+  }
+  return w.base();
+}
+
+// acc + x * y: fused, or under strict_fp the product rounded first.
+Value* MulAdd(llvm::IRBuilderBase& b, bool strict, Value* x, Value* y,
+              Value* acc) {
+  if (strict) return b.CreateFAdd(acc, b.CreateFMul(x, y));
+  return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {x->getType()},
+                           {x, y, acc});
+}
+
+// out[m, j] = epilogue(s), s the f32 sum.
+absl::Status WriteOutput(const LoopArgs& a, const StreamPlan& p,
+                         ElementalEmitter& emitter, int64_t m, Value* j,
+                         Value* s) {
+  llvm::IRBuilderBase& b = a.b;
+  const IrArray& out = a.out[0];
+  Index o;
+  o.multi = UnflattenRowMajor(b, b.getInt64(m), p.dims.m_ext);
+  const std::vector<Value*> col = UnflattenRowMajor(b, j, p.dims.n_ext);
+  o.multi.insert(o.multi.end(), col.begin(), col.end());
+  o.linear = b.CreateAdd(b.getInt64(m * p.dims.n), j);
+  o.shape = &out.shape();
+  s = RoundToStorage(b, s, p.site.dot->shape().element_type());
+  ASSIGN_OR_RETURN(Value * v, EmitDotEpilogue(emitter, a, p.site, s, o));
+  out.Write(b, o, v);
+  return absl::OkStatus();
+}
+
 // The prologue: row m of A, widened to f32, at scratch + m * K.
 absl::Status PackRows(const LoopArgs& a, const StreamPlan& p) {
   llvm::IRBuilderBase& b = a.b;
@@ -126,16 +167,7 @@ class StreamEmitter {
 
   absl::Status Emit() {
     llvm::IRBuilderBase& b = b_;
-    if (a_.ins == nullptr) {
-      return absl::InternalError("stream-dot: the weights are not in memory");
-    }
-    const IrArray& w = (*a_.ins)[p_.site.rhs][0];
-    if (w.shape().layout().minor_to_major !=
-        p_.site.dot->operand(1)->shape().layout().minor_to_major) {
-      return absl::InternalError(
-          "stream-dot: the weights are not in memory in the planned layout");
-    }
-    w_ = w.base();
+    ASSIGN_OR_RETURN(w_, WeightsBase(a_, p_));
     return EmitForLoop(
         b, a_.begin ? a_.begin : b.getInt64(0),
         a_.end ? a_.end : b.getInt64(p_.units()), "stream.j",
@@ -166,10 +198,7 @@ class StreamEmitter {
   }
 
   Value* MulAdd(Value* x, Value* y, Value* acc) {
-    llvm::IRBuilderBase& b = b_;
-    if (strict_) return b.CreateFAdd(acc, b.CreateFMul(x, y));
-    return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {x->getType()},
-                             {x, y, acc});
+    return ::aotc::codegen::MulAdd(b_, strict_, x, y, acc);
   }
 
   Value* ARow(int64_t m, Value* k) {
@@ -257,16 +286,7 @@ class StreamEmitter {
       b.CreateCondBr(b.CreateICmpULT(j, b.getInt64(n)), write, after);
       b.SetInsertPoint(write);
     }
-    const IrArray& out = a_.out[0];
-    Index o;
-    o.multi = UnflattenRowMajor(b, b.getInt64(m), p_.dims.m_ext);
-    const std::vector<Value*> col = UnflattenRowMajor(b, j, p_.dims.n_ext);
-    o.multi.insert(o.multi.end(), col.begin(), col.end());
-    o.linear = b.CreateAdd(b.getInt64(m * n), j);
-    o.shape = &out.shape();
-    s = RoundToStorage(b, s, p_.site.dot->shape().element_type());
-    ASSIGN_OR_RETURN(Value * v, EmitDotEpilogue(emitter_, a_, p_.site, s, o));
-    out.Write(b, o, v);
+    RETURN_IF_ERROR(WriteOutput(a_, p_, emitter_, m, j, s));
     if (after != nullptr) {
       b.CreateBr(after);
       b.SetInsertPoint(after);
@@ -314,16 +334,7 @@ class DepthMajorEmitter {
 
   absl::Status Emit() {
     llvm::IRBuilderBase& b = b_;
-    if (a_.ins == nullptr) {
-      return absl::InternalError("stream-dot: the weights are not in memory");
-    }
-    const IrArray& w = (*a_.ins)[p_.site.rhs][0];
-    if (w.shape().layout().minor_to_major !=
-        p_.site.dot->operand(1)->shape().layout().minor_to_major) {
-      return absl::InternalError(
-          "stream-dot: the weights are not in memory in the planned layout");
-    }
-    w_ = w.base();
+    ASSIGN_OR_RETURN(w_, WeightsBase(a_, p_));
     c_ = b.CreateInBoundsGEP(b.getInt8Ty(), a_.scratch,
                              b.getInt64(p_.dims.m * p_.dims.k * 4));
     Value* begin = a_.begin ? a_.begin : b.getInt64(0);
@@ -388,10 +399,7 @@ class DepthMajorEmitter {
   }
 
   Value* MulAdd(Value* x, Value* y, Value* acc) {
-    llvm::IRBuilderBase& b = b_;
-    if (strict_) return b.CreateFAdd(acc, b.CreateFMul(x, y));
-    return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {x->getType()},
-                             {x, y, acc});
+    return ::aotc::codegen::MulAdd(b_, strict_, x, y, acc);
   }
 
   // C[m, j], where vector v of the strip at j0 starts.
@@ -479,18 +487,7 @@ class DepthMajorEmitter {
 
   // out[m, j] = epilogue(s).
   absl::Status Write(int64_t m, Value* j, Value* s) {
-    llvm::IRBuilderBase& b = b_;
-    const IrArray& out = a_.out[0];
-    Index o;
-    o.multi = UnflattenRowMajor(b, b.getInt64(m), p_.dims.m_ext);
-    const std::vector<Value*> col = UnflattenRowMajor(b, j, p_.dims.n_ext);
-    o.multi.insert(o.multi.end(), col.begin(), col.end());
-    o.linear = b.CreateAdd(b.getInt64(m * p_.dims.n), j);
-    o.shape = &out.shape();
-    s = RoundToStorage(b, s, p_.site.dot->shape().element_type());
-    ASSIGN_OR_RETURN(Value * v, EmitDotEpilogue(emitter_, a_, p_.site, s, o));
-    out.Write(b, o, v);
-    return absl::OkStatus();
+    return WriteOutput(a_, p_, emitter_, m, j, s);
   }
 
   const LoopArgs& a_;
@@ -550,7 +547,11 @@ std::optional<StrategyPlan> PlanStreamDot(const Instruction& inst,
   if (d.rhs_contract[0] == rhs.rank() - 1) {
     plan->tile_rows = TileRows(target);
   } else if (d.rhs_contract[0] == 0 &&
-             rhs.ByteSize() >= kStreamMinDepthMajorBytes) {
+             rhs.ByteSize() >= kStreamMinDepthMajorBytes &&
+             (rhs.element_type() != PrimitiveType::kF32 ||
+              d.m >= kGemmMinRows)) {
+    // (Fewer f32 rows than the gemm takes stay with the row-dot, which
+    // reads W[K, N] in place too.)
     plan->depth_major = true;
     PlanDepthMajor(target, rhs.element_type(), plan.get());
   } else {

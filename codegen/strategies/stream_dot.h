@@ -60,7 +60,8 @@ inline constexpr int64_t kStreamMinDepthMajorBytes = 1024 * 1024;
 // The "stream-dot" strategy (strategy.h): a dot, or the one dot of a
 // fusion with an element-wise epilogue (dot_site.h), without batch
 // dimensions, whose rhs contracts its last dimension in the default
-// layout (or its first, from kStreamMinDepthMajorBytes on), with at most
+// layout (or its first, from kStreamMinDepthMajorBytes on, f32 ones from
+// kGemmMinRows rows on), with at most
 // kStreamMaxRows rows (lhs free elements); f32, bf16 or f16 operands and
 // result.
 std::optional<StrategyPlan> PlanStreamDot(const Instruction& inst,

@@ -655,7 +655,9 @@ ENTRY e {
 TEST(GemmE2eTest, FewRowsStayWithTheRowDot) {
   EXPECT_EQ(PlanName(MatMulHlo(1, 512, 784)), "row-dot");
   EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows - 1, 512, 784)), "row-dot");
-  EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows, 512, 784)), "gemm");
+  EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows, 256, 784)), "gemm");
+  // From 1 MiB of W[K, N] on, up to 16 rows stream W instead of packing it.
+  EXPECT_EQ(PlanName(MatMulHlo(kGemmMinRows, 512, 784)), "stream-dot");
   EXPECT_EQ(PlanName(MatMulHlo(64, 7, 512)), "row-dot");  // 7 columns
 }
 

@@ -103,12 +103,12 @@ ENTRY e {
                          6);
 }
 
-TEST(StreamDotE2eTest, DepthMajorF32DecodeWithAPartialDepthBlock) {
+TEST(StreamDotE2eTest, DepthMajorF16DecodeWithAPartialDepthBlock) {
   ExpectStreamDotMatches(R"(HloModule m
 ENTRY e {
-  x = f32[1,1030] parameter(0)
-  w = f32[1030,300] parameter(1)
-  ROOT d = f32[1,300] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  x = f16[1,1030] parameter(0)
+  w = f16[1030,600] parameter(1)
+  ROOT d = f32[1,600] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })",
                          7);
 }
@@ -117,9 +117,9 @@ TEST(StreamDotE2eTest, DepthMajorStrictFpGivesTheEvaluatorsNumbersBitForBit) {
   // Each sum runs in depth order across the blocks: no lane reordering.
   const std::string hlo = R"(HloModule m
 ENTRY e {
-  x = f32[3,1030] parameter(0)
+  x = f32[9,1030] parameter(0)
   w = f32[1030,260] parameter(1)
-  ROOT d = f32[3,260] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT d = f32[9,260] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })";
   ASSERT_EQ(PlanName(hlo), "stream-dot");
   ExpectStrictFpBitForBit(hlo, 8);
