@@ -69,9 +69,10 @@ std::string FormatProfileReport(const ProfileReport& report, int max_rows,
     std::string flops = "        -        -";
     if (r.region->flops > 0) {
       flops = absl::StrFormat("%9.2f", r.gflops);
-      absl::StrAppend(&flops, peak_gflops > 0
-                                  ? absl::StrFormat("%9.2f", r.gflops / peak_gflops)
-                                  : "        -");
+      absl::StrAppend(&flops,
+                      peak_gflops > 0
+                          ? absl::StrFormat("%9.2f", r.gflops / peak_gflops)
+                          : "        -");
     }
     const std::string bw =
         bandwidth_gbps > 0

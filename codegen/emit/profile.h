@@ -8,8 +8,8 @@
 //   uint64_t NAME_profile[2 * (NAME_PROFILE_REGIONS + 1)],
 // pairs of (ticks, calls): pair 0 is the whole NAME_run call, pair k + 1
 // region k; NAME_profile_names[k] names pair k ("NAME_run", then
-// "instruction (strategy)"). A region's loops split over threads are timed on the calling
-// thread around the whole split, so its ticks are wall time. Regions of
+// "instruction (strategy)"). A region's loops split over threads are timed
+// on the calling thread around the whole split, so its ticks are wall time. Regions of
 // a while body or a called computation count every execution. The ticks are
 // the target's cycle or steady counter: rdtsc on x86-64 (constant rate on
 // current cores), CNTVCT_EL0 on AArch64; other targets call

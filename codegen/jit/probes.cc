@@ -38,7 +38,8 @@ void EmitProbe(llvm::Module& m, int lanes) {
       std::string(kProbeName) + "_run_packed", m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
   llvm::Type* vec = llvm::FixedVectorType::get(b.getFloatTy(), lanes);
-  llvm::Value* n = b.CreateLoad(b.getInt64Ty(), b.CreateLoad(ptr, f->getArg(0)));
+  llvm::Value* n =
+      b.CreateLoad(b.getInt64Ty(), b.CreateLoad(ptr, f->getArg(0)));
   llvm::Value* out = b.CreateLoad(ptr, f->getArg(1));
   llvm::Value* mul = llvm::ConstantFP::get(vec, 0.999999);
   llvm::Value* add = llvm::ConstantFP::get(vec, 1e-6);
@@ -112,10 +113,11 @@ absl::StatusOr<double> MeasureFmaPeakGflops() {
   for (int run = 0; run < 5; ++run) {
     const auto start = std::chrono::steady_clock::now();
     loaded->RunPacked(args, results, nullptr);
-    const double seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
-    const double flops = 2.0 * kChains * lanes * static_cast<double>(iterations);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    const double flops =
+        2.0 * kChains * lanes * static_cast<double>(iterations);
     if (seconds > 0) best = std::max(best, flops / seconds / 1e9);
   }
   return best;
@@ -136,15 +138,15 @@ double MeasureReadBandwidthGBps() {
       s2 += data[i + 2];
       s3 += data[i + 3];
     }
-    const double seconds = std::chrono::duration<double>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     sink += s0 + s1 + s2 + s3;
     // The first pass warms the page tables and the TLB: only later ones
     // count.
     if (pass > 0 && seconds > 0) {
-      best = std::max(best, static_cast<double>(count * sizeof(uint64_t)) /
-                                seconds / 1e9);
+      best = std::max(
+          best, static_cast<double>(count * sizeof(uint64_t)) / seconds / 1e9);
     }
   }
   // Keeps the sums (and so the reads) alive.

@@ -91,8 +91,8 @@ absl::StatusOr<Value*> WeightsBase(const LoopArgs& a, const StreamPlan& p) {
 }
 
 // acc + x * y: fused, or under strict_fp the product rounded first.
-Value* MulAdd(llvm::IRBuilderBase& b, bool strict, Value* x, Value* y,
-              Value* acc) {
+Value* EmitMulAdd(llvm::IRBuilderBase& b, bool strict, Value* x, Value* y,
+                  Value* acc) {
   if (strict) return b.CreateFAdd(acc, b.CreateFMul(x, y));
   return b.CreateIntrinsic(llvm::Intrinsic::fmuladd, {x->getType()},
                            {x, y, acc});
@@ -197,10 +197,6 @@ class StreamEmitter {
                           b.getInt64(p_.dims.n - 1));
   }
 
-  Value* MulAdd(Value* x, Value* y, Value* acc) {
-    return ::aotc::codegen::MulAdd(b_, strict_, x, y, acc);
-  }
-
   Value* ARow(int64_t m, Value* k) {
     llvm::IRBuilderBase& b = b_;
     return b.CreateInBoundsGEP(
@@ -233,14 +229,15 @@ class StreamEmitter {
           PrefetchAhead(b, at,
                         kStreamColumns * p_.dims.k * StorageBytes(wtype_));
         }
-        wv.push_back(
-            StorageToCompute(b, b.CreateAlignedLoad(wvt_, at, w_align), wtype_));
+        wv.push_back(StorageToCompute(
+            b, b.CreateAlignedLoad(wvt_, at, w_align), wtype_));
       }
       for (int64_t r = 0; r < rows; ++r) {
         Value* av = b.CreateAlignedLoad(vt_, ARow(m0 + r, k), llvm::Align(4));
         for (int64_t c = 0; c < kStreamColumns; ++c) {
           llvm::AllocaInst* at = acc[r * kStreamColumns + c];
-          b.CreateStore(MulAdd(av, wv[c], b.CreateLoad(vt_, at)), at);
+          b.CreateStore(
+              EmitMulAdd(b, strict_, av, wv[c], b.CreateLoad(vt_, at)), at);
         }
       }
     });
@@ -259,7 +256,8 @@ class StreamEmitter {
           for (int64_t r = 0; r < rows; ++r) {
             Value* av = b.CreateAlignedLoad(f32_, ARow(m0 + r, k), llvm::Align(4));
             llvm::AllocaInst* at = sum[r * kStreamColumns + c];
-            b.CreateStore(MulAdd(av, x, b.CreateLoad(f32_, at)), at);
+            b.CreateStore(
+                EmitMulAdd(b, strict_, av, x, b.CreateLoad(f32_, at)), at);
           }
         }
       });
@@ -398,10 +396,6 @@ class DepthMajorEmitter {
     return width > 1 ? llvm::FixedVectorType::get(t, width) : t;
   }
 
-  Value* MulAdd(Value* x, Value* y, Value* acc) {
-    return ::aotc::codegen::MulAdd(b_, strict_, x, y, acc);
-  }
-
   // C[m, j], where vector v of the strip at j0 starts.
   Value* CAt(int64_t m, Value* j0, int64_t offset) {
     llvm::IRBuilderBase& b = b_;
@@ -459,7 +453,8 @@ class DepthMajorEmitter {
           if (width > 1) av = b.CreateVectorSplat(width, av);
           for (int v = 0; v < vectors; ++v) {
             llvm::AllocaInst* at = acc[r * vectors + v];
-            b.CreateStore(MulAdd(av, wv[v], b.CreateLoad(vt, at)), at);
+            b.CreateStore(
+                EmitMulAdd(b, strict_, av, wv[v], b.CreateLoad(vt, at)), at);
           }
         }
       });
@@ -477,17 +472,12 @@ class DepthMajorEmitter {
     llvm::IRBuilderBase& b = b_;
     for (int64_t m = 0; m < p_.dims.m; ++m) {
       for (int64_t l = 0; l < int64_t{width} * vectors; ++l) {
-        RETURN_IF_ERROR(Write(m, b.CreateAdd(j0, b.getInt64(l)),
-                              b.CreateAlignedLoad(f32_, CAt(m, j0, l),
-                                                  llvm::Align(4))));
+        RETURN_IF_ERROR(WriteOutput(
+            a_, p_, emitter_, m, b.CreateAdd(j0, b.getInt64(l)),
+            b.CreateAlignedLoad(f32_, CAt(m, j0, l), llvm::Align(4))));
       }
     }
     return absl::OkStatus();
-  }
-
-  // out[m, j] = epilogue(s).
-  absl::Status Write(int64_t m, Value* j, Value* s) {
-    return WriteOutput(a_, p_, emitter_, m, j, s);
   }
 
   const LoopArgs& a_;
